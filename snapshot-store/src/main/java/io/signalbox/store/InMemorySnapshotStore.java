@@ -1,0 +1,123 @@
+package io.signalbox.store;
+
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A store that keeps everything in the heap: {@code store.url: memory}. Nothing survives a restart,
+ * so it is meant for trying Signalbox out and for tests that are not about durability.
+ */
+public final class InMemorySnapshotStore implements SnapshotStore {
+
+  private final Clock clock;
+  // Guards every field below; no foreign code runs while it is held except the sealer, which the
+  // EpochSealer contract keeps pure.
+  private final Object lock = new Object();
+  private final TreeMap<Long, SnapshotEnvelope> envelopes = new TreeMap<>();
+  private final TreeMap<Long, EpochRecord> records = new TreeMap<>();
+  private final List<RejectedCandidate> rejections = new ArrayList<>();
+  private final List<AuditEntry> audit = new ArrayList<>();
+  private long lastEpoch;
+
+  public InMemorySnapshotStore(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public <S> S append(EpochSealer<S> sealer) {
+    synchronized (lock) {
+      long epoch = lastEpoch + 1;
+      S sealed = sealer.seal(epoch);
+      SnapshotEnvelope envelope = sealer.envelope(sealed);
+      if (envelope.getEpoch() != epoch) {
+        throw new IllegalStateException(
+            "sealer returned epoch " + envelope.getEpoch() + " for allocated epoch " + epoch);
+      }
+      lastEpoch = epoch;
+      envelopes.put(epoch, envelope);
+      records.put(epoch, new EpochRecord(epoch, envelope.getParentEpoch(), Instant.now(clock),
+          envelope.getContentHash(), EpochStatus.ACTIVE, "", envelope.getProvenance().getCause()));
+      return sealed;
+    }
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> latest() {
+    synchronized (lock) {
+      return envelopes.isEmpty() ? Optional.empty() : Optional.of(envelopes.lastEntry().getValue());
+    }
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> load(long epoch) {
+    synchronized (lock) {
+      return Optional.ofNullable(envelopes.get(epoch));
+    }
+  }
+
+  @Override
+  public List<EpochRecord> epochs(int limit, long beforeEpoch) {
+    synchronized (lock) {
+      return records.headMap(beforeEpoch, false).descendingMap().values().stream().limit(limit).toList();
+    }
+  }
+
+  @Override
+  public Optional<EpochRecord> epoch(long epoch) {
+    synchronized (lock) {
+      return Optional.ofNullable(records.get(epoch));
+    }
+  }
+
+  @Override
+  public void setStatus(long epoch, EpochStatus status, String reason) {
+    synchronized (lock) {
+      EpochRecord r = records.get(epoch);
+      if (r == null) {
+        throw new IllegalArgumentException("no epoch " + epoch);
+      }
+      records.put(epoch, new EpochRecord(r.epoch(), r.parentEpoch(), r.createdAt(), r.contentHash(),
+          status, reason == null ? "" : reason, r.cause()));
+    }
+  }
+
+  @Override
+  public void recordRejection(RejectedCandidate candidate) {
+    synchronized (lock) {
+      rejections.add(candidate);
+    }
+  }
+
+  @Override
+  public List<RejectedCandidate> rejections(int limit) {
+    synchronized (lock) {
+      List<RejectedCandidate> newestFirst = new ArrayList<>(rejections);
+      java.util.Collections.reverse(newestFirst);
+      return newestFirst.stream().limit(limit).toList();
+    }
+  }
+
+  @Override
+  public void audit(AuditEntry entry) {
+    synchronized (lock) {
+      audit.add(entry);
+    }
+  }
+
+  @Override
+  public List<AuditEntry> auditLog(int limit) {
+    synchronized (lock) {
+      List<AuditEntry> newestFirst = new ArrayList<>(audit);
+      java.util.Collections.reverse(newestFirst);
+      return newestFirst.stream().limit(limit).toList();
+    }
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,49 @@
+package io.signalbox.store;
+
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The epoch log. Persist first, then publish: {@link #append} returns only after the epoch is
+ * durable, and the caller publishes only what it returned.
+ *
+ * <p>Every method may throw {@link StoreUnavailableException} when the backing database cannot be
+ * reached; callers keep serving what they have.
+ */
+public interface SnapshotStore extends AutoCloseable {
+
+  /**
+   * Allocates the next epoch and persists the sealed snapshot in one transaction. The epoch is
+   * strictly greater than every epoch ever stored, by any writer, and is never reused.
+   *
+   * @return what the sealer built for the allocated epoch
+   */
+  <S> S append(EpochSealer<S> sealer);
+
+  /** The newest stored epoch's envelope, if any. */
+  Optional<SnapshotEnvelope> latest();
+
+  Optional<SnapshotEnvelope> load(long epoch);
+
+  /** Epochs newest first, strictly below {@code beforeEpoch} (use {@link Long#MAX_VALUE} for the newest). */
+  List<EpochRecord> epochs(int limit, long beforeEpoch);
+
+  Optional<EpochRecord> epoch(long epoch);
+
+  void setStatus(long epoch, EpochStatus status, String reason);
+
+  /** Records input the validator rejected; it creates no epoch. */
+  void recordRejection(RejectedCandidate candidate);
+
+  /** Rejected candidates, newest first. */
+  List<RejectedCandidate> rejections(int limit);
+
+  void audit(AuditEntry entry);
+
+  /** Audit entries, newest first. */
+  List<AuditEntry> auditLog(int limit);
+
+  @Override
+  void close();
+}

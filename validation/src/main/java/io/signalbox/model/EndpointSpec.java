@@ -1,0 +1,38 @@
+package io.signalbox.model;
+
+/**
+ * One endpoint of a cluster as a source reports it. Values are kept as given so the validator can
+ * report every bad one; nothing here throws on a bad port or weight.
+ *
+ * @param address IPv4, IPv6 (without brackets) or DNS name
+ * @param port 1-65535 when valid
+ * @param zone locality zone; empty when unknown
+ * @param weight 1-10000 when valid
+ * @param priority 0-based, contiguous within a cluster when valid
+ * @param state lifecycle state
+ * @param origin where it came from: {@code file:/path}, {@code registry}, {@code kubernetes:ns/slice}
+ */
+public record EndpointSpec(
+    String address, int port, String zone, int weight, int priority, EndpointState state, String origin) {
+
+  public static final int DEFAULT_WEIGHT = 1;
+
+  public EndpointSpec {
+    zone = zone == null ? "" : zone;
+    state = state == null ? EndpointState.READY : state;
+    origin = origin == null ? "" : origin;
+  }
+
+  /** {@code address:port}, with IPv6 addresses in brackets. */
+  public String key() {
+    return (address != null && address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
+  }
+
+  public EndpointSpec withState(EndpointState newState) {
+    return new EndpointSpec(address, port, zone, weight, priority, newState, origin);
+  }
+
+  public EndpointSpec withOrigin(String newOrigin) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin);
+  }
+}

@@ -1,0 +1,3 @@
+package io.signalbox.model;
+
+public record WeightedClusterSpec(String name, int weight) {}

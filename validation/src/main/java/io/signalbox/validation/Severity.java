@@ -1,0 +1,7 @@
+package io.signalbox.validation;
+
+/** Errors block an epoch; warnings are recorded and shown. */
+public enum Severity {
+  ERROR,
+  WARNING
+}
