@@ -1,0 +1,59 @@
+package io.signalbox.controlplane.snapshot;
+
+import io.envoyproxy.controlplane.cache.Resources;
+import java.util.List;
+
+/**
+ * The xDS resource types Signalbox serves, declared in push order: CDS, EDS, LDS, RDS. A client gets
+ * the clusters and endpoints a route may name before the route itself (make-before-break; see the
+ * xDS protocol, "Eventual consistency considerations").
+ */
+public enum XdsType {
+  CLUSTER(Resources.V3.CLUSTER_TYPE_URL, true),
+  ENDPOINT(Resources.V3.ENDPOINT_TYPE_URL, false),
+  LISTENER(Resources.V3.LISTENER_TYPE_URL, true),
+  ROUTE(Resources.V3.ROUTE_TYPE_URL, false);
+
+  /** In push order. */
+  public static final List<XdsType> ORDERED = List.of(values());
+
+  private final String typeUrl;
+  private final boolean fullStateInSotw;
+
+  XdsType(String typeUrl, boolean fullStateInSotw) {
+    this.typeUrl = typeUrl;
+    this.fullStateInSotw = fullStateInSotw;
+  }
+
+  public String typeUrl() {
+    return typeUrl;
+  }
+
+  /**
+   * Whether a state-of-the-world response must carry every resource the client asked for: true for
+   * LDS and CDS, where an omitted resource means "deleted"; RDS and EDS responses may carry only
+   * what changed (xDS protocol, "Grouping Resources into Responses").
+   */
+  public boolean fullStateInSotw() {
+    return fullStateInSotw;
+  }
+
+  /** The type whose resources name resources of this type, if any (route -> cluster, ...). */
+  public XdsType parent() {
+    return switch (this) {
+      case CLUSTER -> ROUTE;
+      case ENDPOINT -> CLUSTER;
+      case ROUTE -> LISTENER;
+      case LISTENER -> null;
+    };
+  }
+
+  public static XdsType fromTypeUrl(String typeUrl) {
+    for (XdsType t : values()) {
+      if (t.typeUrl.equals(typeUrl)) {
+        return t;
+      }
+    }
+    return null;
+  }
+}
