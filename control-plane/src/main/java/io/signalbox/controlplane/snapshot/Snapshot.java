@@ -1,0 +1,144 @@
+package io.signalbox.controlplane.snapshot;
+
+import com.google.protobuf.Timestamp;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.proto.v1.Provenance;
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.signalbox.proto.v1.StoredResource;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * An immutable, epoch-numbered snapshot: every xDS resource Signalbox serves, with per-resource
+ * and per-type versions, plus the endpoint model behind it. Built by {@link SnapshotCandidate#seal}
+ * once the store has allocated the epoch, or restored from a stored envelope.
+ */
+public final class Snapshot {
+
+  private final long epoch;
+  private final long parentEpoch;
+  private final String contentHash;
+  private final Instant createdAt;
+  private final Provenance provenance;
+  private final Map<XdsType, TypeResources> types;
+  private final Map<String, List<EndpointSpec>> endpoints;
+
+  Snapshot(
+      long epoch,
+      long parentEpoch,
+      String contentHash,
+      Instant createdAt,
+      Provenance provenance,
+      Map<XdsType, TypeResources> types,
+      Map<String, List<EndpointSpec>> endpoints) {
+    if (epoch <= 0) {
+      throw new IllegalArgumentException("epoch must be positive, was " + epoch);
+    }
+    this.epoch = epoch;
+    this.parentEpoch = parentEpoch;
+    this.contentHash = Objects.requireNonNull(contentHash);
+    this.createdAt = Objects.requireNonNull(createdAt);
+    this.provenance = Objects.requireNonNull(provenance);
+    EnumMap<XdsType, TypeResources> copy = new EnumMap<>(XdsType.class);
+    for (XdsType t : XdsType.values()) {
+      copy.put(t, types.getOrDefault(t, TypeResources.empty(t)));
+    }
+    this.types = Collections.unmodifiableMap(copy);
+    Map<String, List<EndpointSpec>> eps = new TreeMap<>();
+    endpoints.forEach((k, v) -> eps.put(k, List.copyOf(v)));
+    this.endpoints = Collections.unmodifiableMap(eps);
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public long parentEpoch() {
+    return parentEpoch;
+  }
+
+  public String contentHash() {
+    return contentHash;
+  }
+
+  public Instant createdAt() {
+    return createdAt;
+  }
+
+  public Provenance provenance() {
+    return provenance;
+  }
+
+  public TypeResources resources(XdsType type) {
+    return types.get(type);
+  }
+
+  /** Cluster name -> endpoints with their lifecycle states, as validated for this epoch. */
+  public Map<String, List<EndpointSpec>> endpoints() {
+    return endpoints;
+  }
+
+  public int resourceCount() {
+    return types.values().stream().mapToInt(TypeResources::size).sum();
+  }
+
+  public SnapshotEnvelope toEnvelope() {
+    SnapshotEnvelope.Builder b = SnapshotEnvelope.newBuilder()
+        .setEpoch(epoch)
+        .setParentEpoch(parentEpoch)
+        .setContentHash(contentHash)
+        .setCreatedAt(Timestamp.newBuilder()
+            .setSeconds(createdAt.getEpochSecond())
+            .setNanos(createdAt.getNano()))
+        .setProvenance(provenance);
+    for (TypeResources tr : types.values()) {
+      io.signalbox.proto.v1.TypeResources.Builder tb = io.signalbox.proto.v1.TypeResources.newBuilder()
+          .setTypeUrl(tr.type().typeUrl())
+          .setVersionEpoch(tr.versionEpoch());
+      for (XdsResource r : tr.byName().values()) {
+        tb.addResources(StoredResource.newBuilder()
+            .setName(r.name())
+            .setVersion(r.version())
+            .setChangedEpoch(r.changedEpoch())
+            .setResource(r.any())
+            .addAllReferences(new java.util.TreeSet<>(r.references())));
+      }
+      b.addTypes(tb);
+    }
+    endpoints.forEach((cluster, list) -> list.forEach(e -> b.addEndpoints(EndpointRecords.toProto(cluster, e))));
+    return b.build();
+  }
+
+  /** Restores a snapshot exactly as it was stored: same versions, same epochs, same bytes. */
+  public static Snapshot fromEnvelope(SnapshotEnvelope envelope) {
+    EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
+    for (io.signalbox.proto.v1.TypeResources tr : envelope.getTypesList()) {
+      XdsType type = XdsType.fromTypeUrl(tr.getTypeUrl());
+      if (type == null) {
+        throw new IllegalArgumentException("stored epoch " + envelope.getEpoch()
+            + " has unknown type " + tr.getTypeUrl());
+      }
+      Map<String, XdsResource> byName = new TreeMap<>();
+      for (StoredResource r : tr.getResourcesList()) {
+        byName.put(r.getName(), new XdsResource(type, r.getName(), r.getVersion(), r.getChangedEpoch(),
+            r.getResource(), null, java.util.Set.copyOf(r.getReferencesList())));
+      }
+      types.put(type, new TypeResources(type, tr.getVersionEpoch(), byName));
+    }
+    Map<String, List<EndpointSpec>> endpoints = EndpointRecords.fromProto(envelope.getEndpointsList());
+    Timestamp ts = envelope.getCreatedAt();
+    return new Snapshot(envelope.getEpoch(), envelope.getParentEpoch(), envelope.getContentHash(),
+        Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()), envelope.getProvenance(), types, endpoints);
+  }
+
+  @Override
+  public String toString() {
+    return "Snapshot{epoch=" + epoch + ", parent=" + parentEpoch + ", resources=" + resourceCount()
+        + ", hash=" + contentHash.substring(0, Math.min(12, contentHash.length())) + "}";
+  }
+}

@@ -1,0 +1,42 @@
+package io.signalbox.controlplane.snapshot;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.Message;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One versioned xDS resource of a sealed snapshot. {@code any} is packed once, when the resource
+ * first appears with this content, and the same instance is shared by every client and by every
+ * later epoch in which the resource is unchanged (encode once).
+ *
+ * @param version hex SHA-256 of the resource's deterministic serialization
+ * @param changedEpoch the epoch in which this exact version first appeared
+ * @param message the source message; null when the resource was only restored from storage bytes
+ * @param references names of child-type resources this one needs (see {@link TranslatedResource})
+ */
+public record XdsResource(
+    XdsType type,
+    String name,
+    String version,
+    long changedEpoch,
+    Any any,
+    Message message,
+    Set<String> references) {
+
+  public XdsResource {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(version, "version");
+    references = Set.copyOf(references);
+  }
+
+  XdsResource withChangedEpoch(long epoch) {
+    return new XdsResource(type, name, version, epoch, any, message, references);
+  }
+
+  /** Serialized size of the packed resource, for accounting bytes pushed. */
+  public int serializedSize() {
+    return any == null ? 0 : any.getSerializedSize();
+  }
+}

@@ -1,0 +1,172 @@
+package io.signalbox.controlplane.xds;
+
+import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows every ADS stream through java-control-plane's callbacks: who the client is, what it
+ * subscribes to, and whether each response was ACKed or NACKed — classified by
+ * {@code error_detail}, never by comparing versions.
+ *
+ * <p>java-control-plane calls {@code onV3StreamRequest} and then, on the same thread and for the
+ * same request object, {@code ConfigWatcher.createWatch}, which is not told the stream. The request
+ * object is the hand-off: {@link #claim} finds the stream whose latest request it is.
+ */
+final class StreamTracker implements DiscoveryServerCallbacks {
+
+  private static final Logger log = LoggerFactory.getLogger(StreamTracker.class);
+
+  private final Map<Long, XdsStream> streams = new ConcurrentHashMap<>();
+  // The stream whose request this thread is handling; set in onV3StreamRequest and claimed by the
+  // watcher a few frames later on the same thread.
+  private final ThreadLocal<XdsStream> handling = new ThreadLocal<>();
+  private final Clock clock;
+  private final Supplier<io.signalbox.controlplane.snapshot.Snapshot> current;
+  private final MeterRegistry meters;
+
+  StreamTracker(Clock clock, Supplier<io.signalbox.controlplane.snapshot.Snapshot> current, MeterRegistry meters) {
+    this.clock = clock;
+    this.current = current;
+    this.meters = meters;
+  }
+
+  Collection<XdsStream> streams() {
+    return streams.values();
+  }
+
+  @Override
+  public void onStreamOpen(long streamId, String typeUrl) {
+    // The variant (SotW or delta) is known only at the first request; see stream().
+  }
+
+  @Override
+  public void onStreamClose(long streamId, String typeUrl) {
+    closed(streamId);
+  }
+
+  @Override
+  public void onStreamCloseWithError(long streamId, String typeUrl, Throwable error) {
+    closed(streamId);
+  }
+
+  private void closed(long streamId) {
+    XdsStream s = streams.remove(streamId);
+    if (s != null) {
+      log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
+    }
+  }
+
+  @Override
+  public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
+    XdsStream stream = stream(streamId, false);
+    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
+    synchronized (stream) {
+      stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
+      stream.lastRequest = request;
+      if (type != null) {
+        Subscription sub = stream.subscription(type);
+        String nonce = request.getResponseNonce();
+        if (!nonce.isEmpty() && !nonce.equals(sub.lastNonce)) {
+          // A reply to a response that has since been superseded; the library ignores it too.
+          handling.set(stream);
+          return;
+        }
+        answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+        sub.subscribeSotw(request.getResourceNamesList());
+      }
+    }
+    handling.set(stream);
+  }
+
+  @Override
+  public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
+    XdsStream stream = stream(streamId, true);
+    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
+    synchronized (stream) {
+      stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
+      stream.lastRequest = request;
+      if (type != null) {
+        Subscription sub = stream.subscription(type);
+        String nonce = request.getResponseNonce();
+        if (!nonce.isEmpty() && nonce.equals(sub.lastNonce)) {
+          answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+        }
+        sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
+            request.getInitialResourceVersionsMap(), current.get());
+      }
+    }
+    handling.set(stream);
+  }
+
+  private void answer(XdsStream stream, Subscription sub, String nonce, String errorMessage) {
+    Subscription.Pending p = sub.pending;
+    if (p == null || !nonce.equals(p.nonce)) {
+      return;
+    }
+    if (errorMessage == null) {
+      sub.ack(clock.instant());
+    } else {
+      sub.nack(errorMessage, clock.instant());
+      meters.counter("signalbox_nacks", "type", sub.type.name()).increment();
+      log.warn("node '{}' (stream {}) NACKed {} version {} (epoch {}): {}", stream.node().getId(), stream.id,
+          sub.type, p.version, p.epoch, errorMessage);
+    }
+  }
+
+  @Override
+  public void onV3StreamResponse(long streamId, DiscoveryRequest request, DiscoveryResponse response) {
+    sent(streamId, response.getTypeUrl(), response.getNonce(), response.getSerializedSize());
+  }
+
+  @Override
+  public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request, DeltaDiscoveryResponse response) {
+    sent(streamId, response.getTypeUrl(), response.getNonce(), response.getSerializedSize());
+  }
+
+  private void sent(long streamId, String typeUrl, String nonce, int bytes) {
+    XdsStream stream = streams.get(streamId);
+    XdsType type = XdsType.fromTypeUrl(typeUrl);
+    if (stream == null || type == null) {
+      return;
+    }
+    synchronized (stream) {
+      Subscription sub = stream.subscription(type);
+      sub.lastNonce = nonce;
+      if (sub.pending != null && sub.pending.nonce == null) {
+        sub.pending.nonce = nonce;
+      }
+    }
+    Counter.builder("signalbox_xds_bytes_pushed").tag("type", type.name()).register(meters).increment(bytes);
+  }
+
+  /** The stream whose request {@code request} is, as handed over by the request callback. */
+  XdsStream claim(Object request) {
+    XdsStream stream = handling.get();
+    handling.remove();
+    if (stream == null || stream.lastRequest != request) {
+      throw new IllegalStateException("no stream is handling request " + request.getClass().getSimpleName()
+          + " on thread " + Thread.currentThread().getName() + ": java-control-plane changed its call order");
+    }
+    return stream;
+  }
+
+  private XdsStream stream(long streamId, boolean delta) {
+    return streams.computeIfAbsent(streamId, id -> {
+      log.info("xDS stream {} opened ({})", id, delta ? "delta" : "state of the world");
+      return new XdsStream(id, delta, clock.instant());
+    });
+  }
+}

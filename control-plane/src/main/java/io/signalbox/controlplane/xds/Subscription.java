@@ -1,0 +1,315 @@
+package io.signalbox.controlplane.xds;
+
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.TypeResources;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * What one client stream asked for of one type, what it was sent and what it acknowledged. All
+ * methods are called with the owning {@link XdsStream}'s lock held.
+ *
+ * <p>Three maps drive every decision: {@code sent} (what the client holds if it accepts everything
+ * we sent), {@code held} (what it has ACKed), and {@code rejected} (name -> version it NACKed). A
+ * resource is offered at its snapshot version unless this client rejected exactly that version, in
+ * which case it keeps the version it holds: a NACKed version is never re-sent to that client
+ * (java-control-plane's SimpleCache re-sends it in a tight loop).
+ */
+final class Subscription {
+
+  /** A response computed for this subscription and not yet answered by the client. */
+  static final class Pending {
+    final long epoch;
+    final String version;
+    final Map<String, XdsResource> resources;
+    final List<String> removed;
+    final Instant at;
+    String nonce;
+
+    Pending(long epoch, String version, Map<String, XdsResource> resources, List<String> removed, Instant at) {
+      this.epoch = epoch;
+      this.version = version;
+      this.resources = resources;
+      this.removed = removed;
+      this.at = at;
+    }
+  }
+
+  /** A response to send: resources in name order, names removed (delta only), and its version. */
+  record Outgoing(String version, Collection<XdsResource> resources, List<String> removed) {}
+
+  final XdsType type;
+  private final boolean delta;
+
+  private boolean wildcard;
+  private final Set<String> names = new TreeSet<>();
+  private final Map<String, XdsResource> sent = new HashMap<>();
+  private final Map<String, XdsResource> held = new HashMap<>();
+  private final Map<String, String> rejected = new HashMap<>();
+  private boolean initialized;
+  private boolean everResponded;
+  private int adjusted;
+  Pending pending;
+  String lastNonce = "";
+
+  // Observability, read by ClientStatus snapshots under the stream lock.
+  String sentVersion = "";
+  long sentEpoch;
+  Instant sentAt;
+  String ackedVersion = "";
+  long ackedEpoch;
+  Instant ackedAt;
+  long syncedEpoch;
+  NackStatus lastNack;
+  long nacks;
+  long responses;
+  long bytesSent;
+
+  Subscription(XdsType type, boolean delta) {
+    this.type = type;
+    this.delta = delta;
+  }
+
+  boolean wildcard() {
+    return wildcard;
+  }
+
+  Set<String> names() {
+    return names;
+  }
+
+  Map<String, XdsResource> held() {
+    return held;
+  }
+
+  /** State-of-the-world: the request's names replace the subscription. */
+  void subscribeSotw(List<String> requested) {
+    if (!initialized) {
+      // An empty first request for LDS or CDS is the legacy wildcard (xDS protocol, "How the client
+      // specifies what resources to return").
+      wildcard = type.fullStateInSotw() && requested.isEmpty();
+      initialized = true;
+    }
+    if (requested.contains("*")) {
+      wildcard = true;
+    } else if (!requested.isEmpty()) {
+      wildcard = false;
+    }
+    names.clear();
+    requested.stream().filter(n -> !n.equals("*")).forEach(names::add);
+    if (!wildcard) {
+      // The client dropped these itself; forget them so a later re-subscription is answered.
+      Predicate<String> gone = n -> !names.contains(n);
+      sent.keySet().removeIf(gone);
+      held.keySet().removeIf(gone);
+    }
+  }
+
+  /** Delta: subscriptions change incrementally; initial versions say what a reconnecting client has. */
+  void subscribeDelta(List<String> subscribe, List<String> unsubscribe, Map<String, String> initialVersions,
+      Snapshot snapshot) {
+    if (!initialized) {
+      wildcard = type.fullStateInSotw() && subscribe.isEmpty();
+      initialized = true;
+      TypeResources current = snapshot == null ? TypeResources.empty(type) : snapshot.resources(type);
+      initialVersions.forEach((name, version) -> {
+        XdsResource known = current.get(name);
+        XdsResource claimed = known != null && known.version().equals(version)
+            ? known
+            : new XdsResource(type, name, version, 0, null, null, Set.of());
+        sent.put(name, claimed);
+        held.put(name, claimed);
+      });
+    }
+    for (String n : subscribe) {
+      if (n.equals("*")) {
+        wildcard = true;
+      } else {
+        names.add(n);
+      }
+    }
+    for (String n : unsubscribe) {
+      if (n.equals("*")) {
+        wildcard = false;
+      } else {
+        names.remove(n);
+        if (!wildcard) {
+          sent.remove(n);
+          held.remove(n);
+        }
+      }
+    }
+  }
+
+  /** The client accepted {@link #pending}. */
+  void ack(Instant now) {
+    Pending p = pending;
+    pending = null;
+    if (type.fullStateInSotw() && !delta) {
+      held.clear();
+    }
+    held.putAll(p.resources);
+    p.removed.forEach(held::remove);
+    ackedVersion = p.version;
+    ackedEpoch = versionEpoch(p.version);
+    ackedAt = now;
+    syncedEpoch = Math.max(syncedEpoch, p.epoch);
+  }
+
+  /**
+   * The client rejected {@link #pending}. Every resource in it that the client did not already
+   * hold at that version is remembered as rejected; what the client holds is what it had before.
+   */
+  void nack(String message, Instant now) {
+    Pending p = pending;
+    pending = null;
+    for (XdsResource r : p.resources.values()) {
+      XdsResource h = held.get(r.name());
+      if (h == null || !h.version().equals(r.version())) {
+        rejected.put(r.name(), r.version());
+      }
+    }
+    sent.clear();
+    sent.putAll(held);
+    lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now);
+    nacks++;
+  }
+
+  /**
+   * What this client should be sent now from {@code snapshot}, or null when it already has (or has
+   * been sent) everything. Records the result as {@link #pending} and in {@code sent}.
+   *
+   * @param parentHeld the resources this client holds of the parent type (routes for clusters,
+   *     clusters for endpoints, listeners for routes): a resource they still name is not taken away
+   *     (make-before-break), even if the snapshot dropped it
+   */
+  Outgoing next(Snapshot snapshot, Map<String, XdsResource> parentHeld, Instant now) {
+    TypeResources current = snapshot.resources(type);
+    Set<String> desired = wildcard ? new TreeSet<>(current.byName().keySet()) : new TreeSet<>(names);
+    if (wildcard) {
+      desired.addAll(held.keySet());
+    }
+    Map<String, XdsResource> target = new TreeMap<>();
+    boolean adjustedOffer = false;
+    for (String name : desired) {
+      XdsResource r = current.get(name);
+      if (r != null && r.version().equals(rejected.get(name))) {
+        r = held.get(name);
+        adjustedOffer = true;
+      }
+      if (r == null) {
+        XdsResource h = held.get(name);
+        if (h != null && isReferenced(name, parentHeld)) {
+          r = h;
+          adjustedOffer = true;
+        }
+      }
+      if (r != null) {
+        target.put(name, r);
+      }
+    }
+
+    Map<String, XdsResource> toSend = new LinkedHashMap<>();
+    List<String> removed = new ArrayList<>();
+    if (!delta && type.fullStateInSotw()) {
+      if (everResponded && sameVersions(target, sent)) {
+        return synced(snapshot);
+      }
+      toSend.putAll(target);
+    } else {
+      target.forEach((name, r) -> {
+        XdsResource s = sent.get(name);
+        if (s == null || !s.version().equals(r.version())) {
+          toSend.put(name, r);
+        }
+      });
+      if (delta) {
+        for (String name : new TreeSet<>(sent.keySet())) {
+          if (!target.containsKey(name)) {
+            removed.add(name);
+          }
+        }
+      }
+      boolean firstWildcardAnswer = delta && wildcard && !everResponded;
+      if (toSend.isEmpty() && removed.isEmpty() && !firstWildcardAnswer) {
+        return synced(snapshot);
+      }
+    }
+
+    String version = delta ? Long.toString(snapshot.epoch()) : current.version();
+    if (adjustedOffer && !delta) {
+      // The offer differs from the snapshot's for this client: never reuse a version string for
+      // different content (grpc-java #12663).
+      version = version + "." + (++adjusted);
+    }
+    if (!delta && type.fullStateInSotw()) {
+      sent.clear();
+    }
+    sent.putAll(toSend);
+    removed.forEach(sent::remove);
+    everResponded = true;
+    pending = new Pending(snapshot.epoch(), version, toSend, removed, now);
+    sentVersion = version;
+    sentEpoch = versionEpoch(version);
+    sentAt = now;
+    responses++;
+    for (XdsResource r : toSend.values()) {
+      bytesSent += r.serializedSize();
+    }
+    return new Outgoing(version, toSend.values(), removed);
+  }
+
+  private Outgoing synced(Snapshot snapshot) {
+    if (pending == null && sent.equals(held)) {
+      syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
+    }
+    return null;
+  }
+
+  private static boolean isReferenced(String name, Map<String, XdsResource> parentHeld) {
+    for (XdsResource p : parentHeld.values()) {
+      if (p.references().contains(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean sameVersions(Map<String, XdsResource> a, Map<String, XdsResource> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (var e : a.entrySet()) {
+      XdsResource other = b.get(e.getKey());
+      if (other == null || !other.version().equals(e.getValue().version())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The epoch a version string names: {@code "42"} and {@code "42.3"} both name epoch 42. */
+  static long versionEpoch(String version) {
+    int end = 0;
+    while (end < version.length() && Character.isDigit(version.charAt(end))) {
+      end++;
+    }
+    return end == 0 ? 0 : Long.parseLong(version.substring(0, end));
+  }
+
+  Set<String> rejectedNames() {
+    return new HashSet<>(rejected.keySet());
+  }
+}

@@ -1,0 +1,29 @@
+package io.signalbox.controlplane.xds;
+
+import io.signalbox.controlplane.snapshot.Snapshot;
+import java.util.List;
+
+/**
+ * The project's narrow view of an xDS server: publish sealed snapshots, read what every client
+ * holds. Everything about java-control-plane stays behind it.
+ */
+public interface XdsServer extends AutoCloseable {
+
+  /** The port actually bound (useful when configured as 0). */
+  int port();
+
+  /**
+   * Makes {@code snapshot} current and starts pushing what changed to every client. Epochs must
+   * increase; an older or equal epoch is a bug and is refused.
+   */
+  void publish(Snapshot snapshot);
+
+  /** The snapshot clients are being served, or null before the first publish. */
+  Snapshot current();
+
+  /** Every connected client stream. */
+  List<ClientStatus> clients();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,146 @@
+package io.signalbox.controlplane.xds;
+
+import io.envoyproxy.controlplane.cache.DeltaResponse;
+import io.envoyproxy.controlplane.cache.DeltaWatch;
+import io.envoyproxy.controlplane.cache.Response;
+import io.envoyproxy.controlplane.cache.VersionedResource;
+import io.envoyproxy.controlplane.cache.Watch;
+import io.envoyproxy.controlplane.cache.WatchCancelledException;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One ADS stream (one client connection) and everything Signalbox knows about it. Every field is
+ * guarded by {@code this}; responses are handed to the stream's sequential executor, so no gRPC
+ * code runs while the lock is held.
+ */
+final class XdsStream {
+
+  final long id;
+  final boolean delta;
+  final Instant connectedAt;
+  private Node node = Node.getDefaultInstance();
+  private final Map<XdsType, Subscription> subscriptions = new EnumMap<>(XdsType.class);
+  private final Map<XdsType, Watch> sotwWatches = new EnumMap<>(XdsType.class);
+  private final Map<XdsType, DeltaWatch> deltaWatches = new EnumMap<>(XdsType.class);
+  /** The request whose watch the library is about to create (see {@link StreamTracker}). */
+  Object lastRequest;
+
+  XdsStream(long id, boolean delta, Instant connectedAt) {
+    this.id = id;
+    this.delta = delta;
+    this.connectedAt = connectedAt;
+  }
+
+  synchronized Node node() {
+    return node;
+  }
+
+  synchronized void nodeIfFirst(Node requestNode) {
+    // Envoy sends the node only on the first request of a stream.
+    if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
+      node = requestNode;
+    }
+  }
+
+  Subscription subscription(XdsType type) {
+    return subscriptions.computeIfAbsent(type, t -> new Subscription(t, delta));
+  }
+
+  synchronized void watch(XdsType type, Watch watch, Snapshot snapshot, Instant now) {
+    sotwWatches.put(type, watch);
+    if (snapshot != null) {
+      flush(snapshot, now);
+    }
+  }
+
+  synchronized void watch(XdsType type, DeltaWatch watch, Snapshot snapshot, Instant now) {
+    deltaWatches.put(type, watch);
+    if (snapshot != null) {
+      flush(snapshot, now);
+    }
+  }
+
+  /**
+   * Answers every open watch that has something new, in push order (CDS, EDS, LDS, RDS), so a
+   * client learns about a cluster before a route that names it.
+   */
+  synchronized void flush(Snapshot snapshot, Instant now) {
+    for (XdsType type : XdsType.ORDERED) {
+      Subscription sub = subscriptions.get(type);
+      if (sub == null) {
+        continue;
+      }
+      if (delta) {
+        DeltaWatch w = deltaWatches.get(type);
+        if (w == null || w.isCancelled()) {
+          continue;
+        }
+        Subscription.Outgoing out = sub.next(snapshot, parentHeld(type), now);
+        if (out != null) {
+          deltaWatches.remove(type);
+          respond(w, out);
+        }
+      } else {
+        Watch w = sotwWatches.get(type);
+        if (w == null || w.isCancelled()) {
+          continue;
+        }
+        Subscription.Outgoing out = sub.next(snapshot, parentHeld(type), now);
+        if (out != null) {
+          sotwWatches.remove(type);
+          respond(w, out);
+        }
+      }
+    }
+  }
+
+  private Map<String, XdsResource> parentHeld(XdsType type) {
+    XdsType parent = type.parent();
+    if (parent == null) {
+      return Map.of();
+    }
+    Subscription p = subscriptions.get(parent);
+    return p == null ? Map.of() : p.held();
+  }
+
+  private static void respond(Watch w, Subscription.Outgoing out) {
+    List<com.google.protobuf.Any> anys = out.resources().stream().map(XdsResource::any).toList();
+    try {
+      // Only enqueues on the stream's sequential executor: no gRPC call under our lock.
+      w.respond(Response.create(w.request(), anys, out.version()));
+    } catch (WatchCancelledException e) {
+      // The stream closed or the client sent a newer request; that request gets its own answer.
+    }
+  }
+
+  private static void respond(DeltaWatch w, Subscription.Outgoing out) {
+    Map<String, VersionedResource<?>> resources = new LinkedHashMap<>();
+    for (XdsResource r : out.resources()) {
+      resources.put(r.name(), VersionedResource.create(r.any(), r.version()));
+    }
+    try {
+      w.respond(DeltaResponse.create(w.request(), resources, out.removed(), out.version()));
+    } catch (WatchCancelledException e) {
+      // As above.
+    }
+  }
+
+  synchronized ClientStatus status() {
+    Map<String, TypeStatus> types = new LinkedHashMap<>();
+    for (XdsType t : XdsType.ORDERED) {
+      Subscription s = subscriptions.get(t);
+      if (s != null) {
+        types.put(t.typeUrl(), TypeStatus.of(s));
+      }
+    }
+    return ClientStatus.of(id, delta, connectedAt, node, types);
+  }
+}

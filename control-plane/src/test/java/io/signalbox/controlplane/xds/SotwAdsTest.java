@@ -1,0 +1,152 @@
+package io.signalbox.controlplane.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.rpc.Status;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SotwAdsTest {
+
+  private static final String CDS = XdsType.CLUSTER.typeUrl();
+  private static final String EDS = XdsType.ENDPOINT.typeUrl();
+
+  private AdsServer server;
+  private RecordingAdsClient client;
+  private final TestResources resources = new TestResources();
+
+  @BeforeEach
+  void start() {
+    server = AdsServer.start("127.0.0.1", 0, Clock.systemUTC(), new SimpleMeterRegistry());
+    client = new RecordingAdsClient(server.port()).openSotw();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.close();
+  }
+
+  private static DiscoveryRequest subscribe(String typeUrl, String... names) {
+    return DiscoveryRequest.newBuilder().setNode(RecordingAdsClient.node("n1")).setTypeUrl(typeUrl)
+        .addAllResourceNames(List.of(names)).build();
+  }
+
+  @Test
+  void sendsOnlyTheChangedAssignmentWhenOneEndpointChanges() throws Exception {
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001)));
+    client.send(subscribe(EDS, "a", "b"));
+    DiscoveryResponse first = client.next();
+    assertThat(first.getResourcesCount()).isEqualTo(2);
+    assertThat(first.getVersionInfo()).isEqualTo("1");
+    client.send(RecordingAdsClient.ack(first, List.of("a", "b")));
+
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001, 2002)));
+
+    DiscoveryResponse second = client.next();
+    assertThat(second.getVersionInfo()).isEqualTo("2");
+    assertThat(second.getResourcesList()).hasSize(1);
+    assertThat(second.getResources(0).unpack(ClusterLoadAssignment.class).getClusterName()).isEqualTo("b");
+  }
+
+  @Test
+  void aMissingNameDoesNotStallTheOthers() throws Exception {
+    server.publish(resources.with("a", List.of(1001)));
+    client.send(subscribe(EDS, "a", "does-not-exist"));
+
+    DiscoveryResponse response = client.next();
+
+    assertThat(response.getResourcesList()).hasSize(1);
+    assertThat(response.getResources(0).unpack(ClusterLoadAssignment.class).getClusterName()).isEqualTo("a");
+  }
+
+  @Test
+  void aNackedVersionIsNotResentAndTheClientIsTrackedAsNacking() throws Exception {
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001)));
+    client.send(subscribe(EDS, "a", "b"));
+    client.send(RecordingAdsClient.ack(client.next(), List.of("a", "b")));
+    server.publish(resources.with("a", List.of(1002), "b", List.of(2001)));
+    DiscoveryResponse bad = client.next();
+
+    client.send(DiscoveryRequest.newBuilder().setTypeUrl(EDS).setVersionInfo("1")
+        .setResponseNonce(bad.getNonce()).addAllResourceNames(List.of("a", "b"))
+        .setErrorDetail(Status.newBuilder().setCode(3).setMessage("a is bad")).build());
+    await().until(() -> nack(EDS) != null);
+    // A later epoch that changes only b: the client gets b, and not the version of a it rejected.
+    server.publish(resources.with("a", List.of(1002), "b", List.of(2002)));
+    DiscoveryResponse next = client.next();
+
+    assertThat(next.getResourcesList()).extracting(r -> r.unpack(ClusterLoadAssignment.class).getClusterName())
+        .containsExactly("b");
+    assertThat(client.sotw).hasSize(3);
+    assertThat(nack(EDS).message()).isEqualTo("a is bad");
+    assertThat(nack(EDS).epoch()).isEqualTo(2);
+    assertThat(server.clients().get(0).types().get(EDS).ackedEpoch()).isEqualTo(1);
+  }
+
+  @Test
+  void tracksAcksPerType() throws Exception {
+    server.publish(resources.with("a", List.of(1001)));
+    client.send(subscribe(CDS));
+    DiscoveryResponse cds = client.next();
+    assertThat(cds.getResources(0).unpack(Cluster.class).getName()).isEqualTo("a");
+    client.send(RecordingAdsClient.ack(cds, List.of()));
+
+    await().untilAsserted(() -> {
+      ClientStatus c = server.clients().get(0);
+      assertThat(c.nodeId()).isEqualTo("n1");
+      assertThat(c.nodeCluster()).isEqualTo("test-fleet");
+      assertThat(c.types().get(CDS).ackedEpoch()).isEqualTo(1);
+      assertThat(c.types().get(CDS).wildcard()).isTrue();
+      assertThat(c.types().get(CDS).nack()).isNull();
+    });
+  }
+
+  @Test
+  void keepsARemovedClusterWhileARouteTheClientHoldsStillNamesIt() throws Exception {
+    String rds = XdsType.ROUTE.typeUrl();
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001)));
+    client.send(subscribe(CDS));
+    DiscoveryResponse cds = client.next();
+    client.send(RecordingAdsClient.ack(cds, List.of()));
+    client.send(subscribe(rds, "app-routes"));
+    DiscoveryResponse routes = client.next();
+    client.send(RecordingAdsClient.ack(routes, List.of("app-routes")));
+    await().until(() -> server.clients().get(0).types().get(rds).ackedEpoch() == 1);
+
+    // Epoch 2 drops cluster b and the route to it.
+    Snapshot two = resources.with("a", List.of(1001));
+    server.publish(two);
+    DiscoveryResponse newRoutes = client.next();
+    assertThat(newRoutes.getTypeUrl()).isEqualTo(rds);
+    assertThat(client.unreadCount()).isZero();
+
+    client.send(RecordingAdsClient.ack(newRoutes, List.of("app-routes")));
+    DiscoveryResponse newClusters = client.next();
+    assertThat(newClusters.getTypeUrl()).isEqualTo(CDS);
+    assertThat(newClusters.getResourcesList()).extracting(r -> r.unpack(Cluster.class).getName())
+        .containsExactly("a");
+  }
+
+  private NackStatus nack(String typeUrl) {
+    List<ClientStatus> clients = server.clients();
+    return clients.isEmpty() || clients.get(0).types().get(typeUrl) == null
+        ? null : clients.get(0).types().get(typeUrl).nack();
+  }
+
+  @SuppressWarnings("unused")
+  private static Snapshot unused(Snapshot s) {
+    return s;
+  }
+}
