@@ -145,8 +145,4 @@ class SotwAdsTest {
         ? null : clients.get(0).types().get(typeUrl).nack();
   }
 
-  @SuppressWarnings("unused")
-  private static Snapshot unused(Snapshot s) {
-    return s;
-  }
 }
