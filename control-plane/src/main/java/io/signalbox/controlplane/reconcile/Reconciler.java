@@ -1,0 +1,365 @@
+package io.signalbox.controlplane.reconcile;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.snapshot.SnapshotCandidate;
+import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.model.DesiredState;
+import io.signalbox.proto.v1.Provenance;
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.signalbox.source.SourceHealth;
+import io.signalbox.source.SourceState;
+import io.signalbox.store.EpochSealer;
+import io.signalbox.store.EpochStatus;
+import io.signalbox.store.RejectedCandidate;
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreUnavailableException;
+import io.signalbox.validation.ValidationResult;
+import io.signalbox.validation.Validator;
+import io.signalbox.validation.Violation;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer: the only code that creates epochs. Inputs (the config, each source's full
+ * state) land in latest-wins slots; the writer thread wakes, waits for the burst to settle
+ * (debounce, bounded by a maximum delay) and builds from whatever is newest then, so a stale input
+ * is skipped, never queued. Every build is all-or-nothing: validate, translate, check, persist,
+ * then publish.
+ */
+public final class Reconciler implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+  private static final Duration STORE_RETRY = Duration.ofSeconds(1);
+
+  private final Clock clock;
+  private final SnapshotStore store;
+  private final XdsServer xds;
+  private final Validator validator;
+  private final Translator translator;
+  private final ResourceCheck resourceCheck;
+  private final Duration debounce;
+  private final Duration maxDelay;
+  private final MeterRegistry meters;
+  private final SnapshotBuilder builder = new SnapshotBuilder();
+
+  // Inputs: written by any thread, read by the writer.
+  private volatile DesiredStateTemplate config;
+  private volatile String configCause = "startup";
+  private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
+
+  // Guards dirty/firstDirtyNanos/lastDirtyNanos/retryNotBeforeNanos/running; the writer waits on `changed`.
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private boolean dirty;
+  private long firstDirtyNanos;
+  private long lastDirtyNanos;
+  private boolean running = true;
+  private long retryNotBeforeNanos = System.nanoTime();
+  private String pendingCause = "startup";
+
+  // Written only by the writer thread; volatile so the API can read them.
+  private volatile Snapshot published;
+  private volatile RejectedCandidate lastRejection;
+  private volatile boolean storeAvailable = true;
+  private volatile boolean pendingPublish;
+  private final Thread writer;
+
+  public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
+      ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
+    this.clock = clock;
+    this.store = store;
+    this.xds = xds;
+    this.validator = validator;
+    this.translator = translator;
+    this.resourceCheck = resourceCheck;
+    this.debounce = debounce;
+    this.maxDelay = maxDelay;
+    this.meters = meters;
+    this.writer = new Thread(this::run, "reconciler");
+    this.writer.setDaemon(true);
+    meters.gauge("signalbox_epoch", this, r -> r.published == null ? 0 : r.published.epoch());
+    meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
+    meters.more().counter("signalbox_resource_serializations", List.of(), builder, SnapshotBuilder::serializations);
+  }
+
+  /**
+   * Serves {@code restored} (the newest stored epoch) before any source has synced, so a restart
+   * never hands clients an empty or older configuration, then starts the writer.
+   */
+  public void start(Snapshot restored) {
+    if (restored != null) {
+      published = restored;
+      xds.publish(restored);
+      log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
+          restored.resourceCount());
+    }
+    writer.start();
+  }
+
+  public void offerConfig(DesiredStateTemplate newConfig, String cause) {
+    config = newConfig;
+    configCause = cause;
+    signal(cause);
+  }
+
+  public void offerSource(SourceState state) {
+    sources.put(state.sourceId(), state);
+    signal("source " + state.sourceId() + " generation " + state.generation());
+  }
+
+  /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
+  public void poke(String cause) {
+    signal(cause);
+  }
+
+  public Snapshot published() {
+    return published;
+  }
+
+  public ReconcileStatus status() {
+    Map<String, SourceHealth> health = new TreeMap<>();
+    sources.forEach((id, s) -> health.put(id, s.health()));
+    Snapshot p = published;
+    return new ReconcileStatus(p == null ? 0 : p.epoch(), 0, false, storeAvailable, pendingPublish, lastRejection,
+        health);
+  }
+
+  /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
+  public long serializations() {
+    return builder.serializations();
+  }
+
+  private void signal(String cause) {
+    lock.lock();
+    try {
+      long now = System.nanoTime();
+      if (!dirty) {
+        firstDirtyNanos = now;
+        pendingCause = cause;
+      }
+      dirty = true;
+      lastDirtyNanos = now;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    while (true) {
+      String cause;
+      lock.lock();
+      try {
+        while (running && !settled()) {
+          if (!dirty) {
+            changed.await();
+          } else {
+            long due = Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
+            long wait = Math.max(due, retryNotBeforeNanos) - System.nanoTime();
+            if (wait > 0) {
+              changed.awaitNanos(wait);
+            }
+          }
+        }
+        if (!running) {
+          return;
+        }
+        dirty = false;
+        cause = pendingCause;
+      } catch (InterruptedException e) {
+        return;
+      } finally {
+        lock.unlock();
+      }
+      try {
+        build(cause);
+      } catch (RuntimeException e) {
+        // A bug in one build must not kill the only writer; the last epoch keeps serving.
+        log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
+      }
+    }
+  }
+
+  private boolean settled() {
+    if (!dirty) {
+      return false;
+    }
+    long now = System.nanoTime();
+    if (now - retryNotBeforeNanos < 0) {
+      return false;
+    }
+    return now - lastDirtyNanos >= debounce.toNanos() || now - firstDirtyNanos >= maxDelay.toNanos();
+  }
+
+  private void build(String cause) {
+    DesiredStateTemplate template = config;
+    if (template == null) {
+      return;
+    }
+    long started = System.nanoTime();
+    EndpointMerge.Result merged = EndpointMerge.merge(sources.values());
+    DesiredState desired = template.with(merged.endpoints());
+    ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
+    if (!verdict.isValid()) {
+      reject(cause, verdict.errors());
+      return;
+    }
+    verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
+    Snapshot parent = published;
+    List<TranslatedResource> translated = translator.translate(desired);
+    SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
+    List<Violation> envoyErrors = checkChanged(candidate, translated);
+    if (!envoyErrors.isEmpty()) {
+      reject(cause, envoyErrors);
+      return;
+    }
+    if (candidate.sameContentAs(parent)) {
+      log.debug("{}: content unchanged, no new epoch", cause);
+      pendingPublish = false;
+      return;
+    }
+    Snapshot snapshot;
+    try {
+      snapshot = store.append(new EpochSealer<>() {
+        @Override
+        public Snapshot seal(long epoch) {
+          return candidate.seal(epoch, clock.instant());
+        }
+
+        @Override
+        public SnapshotEnvelope envelope(Snapshot sealed) {
+          return sealed.toEnvelope();
+        }
+      });
+    } catch (StoreUnavailableException e) {
+      storeDown(e);
+      return;
+    }
+    storeUp();
+    xds.publish(snapshot);
+    published = snapshot;
+    markSuperseded(parent);
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
+    meters.counter("signalbox_epochs_published").increment();
+    log.info("published epoch {} ({}): {} clusters, {} endpoints changed, {} resources, {} ms", snapshot.epoch(), cause,
+        snapshot.resources(XdsType.CLUSTER).size(), candidate.changed(XdsType.ENDPOINT).size(),
+        snapshot.resourceCount(), tookMs);
+  }
+
+  private List<Violation> checkChanged(SnapshotCandidate candidate, List<TranslatedResource> translated) {
+    List<Violation> errors = new ArrayList<>();
+    for (XdsType type : XdsType.ORDERED) {
+      java.util.Set<String> changedNames = new java.util.HashSet<>(candidate.changed(type));
+      for (TranslatedResource r : translated) {
+        if (r.type() == type && changedNames.contains(r.name())) {
+          errors.addAll(resourceCheck.check(label(type) + " '" + r.name() + "'", r.message()));
+        }
+      }
+    }
+    return errors;
+  }
+
+  private static String label(XdsType type) {
+    return switch (type) {
+      case CLUSTER -> "cluster";
+      case ENDPOINT -> "endpoints of cluster";
+      case LISTENER -> "listener";
+      case ROUTE -> "route config";
+    };
+  }
+
+  private void reject(String cause, List<Violation> errors) {
+    List<String> lines = errors.stream().map(Violation::toString).toList();
+    RejectedCandidate rejected = new RejectedCandidate(clock.instant(), cause, lines);
+    lastRejection = rejected;
+    meters.counter("signalbox_epochs_rejected").increment();
+    meters.counter("signalbox_validation_violations").increment(errors.size());
+    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, epochOf(published),
+        lines.size(), String.join("\n  ", lines));
+    try {
+      store.recordRejection(rejected);
+    } catch (StoreUnavailableException e) {
+      storeDown(e);
+    }
+  }
+
+  private void storeDown(StoreUnavailableException e) {
+    pendingPublish = true;
+    if (storeAvailable) {
+      storeAvailable = false;
+      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", epochOf(published),
+          e.getMessage());
+    }
+    // Retry from the latest inputs, not before STORE_RETRY; whatever arrived meanwhile is included.
+    lock.lock();
+    try {
+      retryNotBeforeNanos = System.nanoTime() + STORE_RETRY.toNanos();
+    } finally {
+      lock.unlock();
+    }
+    signal("store retry");
+  }
+
+  private void storeUp() {
+    pendingPublish = false;
+    if (!storeAvailable) {
+      storeAvailable = true;
+      log.warn("store available again; publishing resumes");
+    }
+  }
+
+  private void markSuperseded(Snapshot parent) {
+    if (parent == null) {
+      return;
+    }
+    try {
+      store.epoch(parent.epoch())
+          .filter(r -> r.status() == EpochStatus.ACTIVE)
+          .ifPresent(r -> store.setStatus(parent.epoch(), EpochStatus.SUPERSEDED, "replaced by a newer epoch"));
+    } catch (StoreUnavailableException e) {
+      storeDown(e);
+    }
+  }
+
+  private Provenance provenance(String cause) {
+    Provenance.Builder p = Provenance.newBuilder().setCause(cause);
+    sources.forEach((id, s) -> p.putSourceGenerations(id, Long.toString(s.generation())));
+    return p.build();
+  }
+
+  private static long epochOf(Snapshot s) {
+    return s == null ? 0 : s.epoch();
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      running = false;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      writer.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
