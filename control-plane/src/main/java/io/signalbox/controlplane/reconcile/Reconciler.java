@@ -286,16 +286,23 @@ public final class Reconciler implements AutoCloseable {
 
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
-    RejectedCandidate rejected = new RejectedCandidate(clock.instant(), cause, lines);
-    lastRejection = rejected;
-    meters.counter("signalbox_epochs_rejected").increment();
-    meters.counter("signalbox_validation_violations").increment(errors.size());
     log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, epochOf(published),
         lines.size(), String.join("\n  ", lines));
+    rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
+  }
+
+  /**
+   * Records input refused before it reached the writer (a config file that does not parse): it
+   * creates no epoch, and the status API shows it like any rejected candidate.
+   */
+  public void rejectInput(RejectedCandidate rejected) {
+    lastRejection = rejected;
+    meters.counter("signalbox_epochs_rejected").increment();
+    meters.counter("signalbox_validation_violations").increment(rejected.violations().size());
     try {
       store.recordRejection(rejected);
     } catch (StoreUnavailableException e) {
-      storeDown(e);
+      log.warn("could not record the rejection ({}): {}", rejected.cause(), e.getMessage());
     }
   }
 

@@ -1,0 +1,140 @@
+package io.signalbox.controlplane;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalbox.controlplane.admin.AdminServer;
+import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.translate.XdsTranslator;
+import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.source.EndpointSource;
+import io.signalbox.source.file.FileEndpointSource;
+import io.signalbox.source.file.WatchedFile;
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.RejectedCandidate;
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.Stores;
+import io.signalbox.validation.DesiredStateValidator;
+import io.signalbox.validation.EnvoyResourceValidator;
+import io.signalbox.validation.Violation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: wires store, xDS server, reconciler, sources and admin API, with no
+ * framework. {@link #start} returns once the stored epoch (if any) is being served and every
+ * endpoint file has been read once.
+ */
+public final class SignalboxServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
+
+  private final Path configFile;
+  private final SnapshotStore store;
+  private final AdsServer xds;
+  private final Reconciler reconciler;
+  private final List<EndpointSource> sources;
+  private final WatchedFile configWatch;
+  private final AdminServer admin;
+
+  private SignalboxServer(Path configFile, SnapshotStore store, AdsServer xds, Reconciler reconciler,
+      List<EndpointSource> sources, WatchedFile configWatch, AdminServer admin) {
+    this.configFile = configFile;
+    this.store = store;
+    this.xds = xds;
+    this.reconciler = reconciler;
+    this.sources = sources;
+    this.configWatch = configWatch;
+    this.admin = admin;
+  }
+
+  /** Which database to use: the config's {@code store} section, unless the command line overrides it. */
+  public record StoreTarget(String url, Path dataDir, String user, String password) {}
+
+  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock) {
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    SnapshotStore store = Stores.open(storeTarget.url(), storeTarget.dataDir(), storeTarget.user(),
+        storeTarget.password());
+    Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
+    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), clock, meters);
+    XdsTranslator translator = new XdsTranslator();
+    EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
+    Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), translator::translate,
+        envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(), meters);
+    reconciler.start(restored);
+
+    List<EndpointSource> sources = new ArrayList<>();
+    for (Path file : config.sources().files()) {
+      FileEndpointSource source = new FileEndpointSource(file);
+      source.start(reconciler::offerSource);
+      sources.add(source);
+    }
+    reconciler.offerConfig(config::desiredState, "startup");
+
+    Runnable reload = () -> reload(configFile, reconciler, "reload requested");
+    WatchedFile configWatch;
+    try {
+      configWatch = WatchedFile.start(configFile, event -> reload(configFile, reconciler, "config file changed"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot watch " + configFile, e);
+    }
+    AdminServer admin = AdminServer.start(config.admin().address(), config.admin().port(), reconciler, xds, store,
+        reload, meters);
+    return new SignalboxServer(configFile, store, xds, reconciler, sources, configWatch, admin);
+  }
+
+  /** Re-reads the config file; an invalid file changes nothing and is reported. */
+  static void reload(Path configFile, Reconciler reconciler, String cause) {
+    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
+    if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
+      reconciler.offerConfig(ok.value()::desiredState, cause);
+    } else {
+      List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
+      log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
+          reconciler.status().epoch(), String.join("\n  ", lines));
+      reconciler.rejectInput(new RejectedCandidate(java.time.Instant.now(), cause, lines));
+    }
+  }
+
+  public void reload() {
+    reload(configFile, reconciler, "reload requested");
+  }
+
+  public int xdsPort() {
+    return xds.port();
+  }
+
+  public int adminPort() {
+    return admin.port();
+  }
+
+  public Reconciler reconciler() {
+    return reconciler;
+  }
+
+  public AdsServer xds() {
+    return xds;
+  }
+
+  public SnapshotStore store() {
+    return store;
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+    configWatch.close();
+    sources.forEach(EndpointSource::close);
+    reconciler.close();
+    xds.close();
+    store.close();
+  }
+}

@@ -1,0 +1,77 @@
+package io.signalbox.controlplane.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Files of one end-to-end run: written atomically, the way operators' tooling does it. */
+final class Workspace {
+
+  private final Path dir;
+
+  Workspace(Path dir) {
+    this.dir = dir;
+  }
+
+  Path file(String name) {
+    return dir.resolve(name);
+  }
+
+  /** Replaces {@code name} by rename, so a reader never sees half a file. */
+  Path write(String name, String content) {
+    try {
+      Path tmp = Files.createTempFile(dir, "." + name, ".tmp");
+      Files.writeString(tmp, content);
+      return Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** grpc-xds reads its bootstrap once per JVM: every end-to-end class runs in its own fork. */
+  static void bootstrapGrpcXds(int xdsPort, String nodeId) {
+    System.setProperty("io.grpc.xds.bootstrapConfig", """
+        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
+          "server_features": ["xds_v3"]}],
+         "node": {"id": "%s", "cluster": "e2e", "locality": {"zone": "a"}}}
+        """.formatted(xdsPort, nodeId));
+  }
+
+  static String config(int xdsPort, String lbPolicy) {
+    return """
+        xds: { port: %d }
+        admin: { port: 0 }
+        store: { url: memory }
+        sources:
+          files: [ ./endpoints.yaml ]
+        reconcile: { debounce: 50ms, maxDelay: 500ms }
+        listeners:
+          - name: greeter
+            apiListener: true
+            routeConfig: greeter
+        routeConfigs:
+          - name: greeter
+            virtualHosts:
+              - name: greeter
+                domains: [ "*" ]
+                routes:
+                  - match: { prefix: "" }
+                    cluster: greeter
+        clusters:
+          - name: greeter
+            lbPolicy: %s
+            connectTimeout: 1s
+        """.formatted(xdsPort, lbPolicy);
+  }
+}
