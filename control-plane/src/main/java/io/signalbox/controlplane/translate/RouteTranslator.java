@@ -57,8 +57,8 @@ final class RouteTranslator {
 
   private static Route route(RouteSpec spec) {
     RouteAction.Builder action = RouteAction.newBuilder();
-    // Order matters to Envoy here: a route names one cluster or a weighted set, never both. The
-    // validator enforces "exactly one"; should both arrive, the single cluster wins.
+    // cluster_specifier is a oneof: a route names one cluster or a weighted set, never both. The
+    // validator enforces "exactly one"; should both arrive anyway, the single cluster wins.
     if (spec.cluster() != null) {
       action.setCluster(spec.cluster());
     } else {
