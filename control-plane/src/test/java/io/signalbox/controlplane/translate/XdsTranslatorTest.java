@@ -96,6 +96,24 @@ class XdsTranslatorTest {
   }
 
   @Test
+  void mergesDeclaredAndDiscoveredClustersIntoOneSortedListWithoutDuplicates() {
+    DesiredState state =
+        new DesiredState(
+            "x",
+            List.of(),
+            List.of(),
+            List.of(cluster("d").build(), cluster("b").build(), cluster("b").lbPolicy(LbPolicy.RANDOM).build()),
+            Map.of(
+                "c", List.of(endpoint("10.0.0.3", 1, "", 1, 0, READY)),
+                "a", List.of(endpoint("10.0.0.1", 1, "", 1, 0, READY)),
+                "d", List.of(endpoint("10.0.0.4", 1, "", 1, 0, READY))));
+    Translation t = translator.translate(state);
+    assertThat(t.ofType(XdsType.CLUSTER)).extracting(TranslatedResource::name).containsExactly("a", "b", "c", "d");
+    assertThat(t.ofType(XdsType.ENDPOINT)).extracting(TranslatedResource::name).containsExactly("a", "b", "c", "d");
+    assertThat(Translations.cluster(t, "b").getLbPolicy()).as("first declaration wins").isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
+  }
+
+  @Test
   void aDeclaredClusterOverridesTheDefaultsOfOneWithTheSameEndpointsName() {
     Cluster payments = Translations.cluster(translator.translate(sample()), "payments");
     assertThat(payments.getLbPolicy()).isEqualTo(Cluster.LbPolicy.LEAST_REQUEST);
