@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The xDS resources one {@link DesiredState desired state} translates to, plus what the next
+ * The xDS resources one {@link io.signalbox.model.DesiredState desired state} translates to, plus what the next
  * translation needs to reuse unchanged resources. Immutable; pass it back to {@link
  * XdsTranslator#translate(io.signalbox.model.DesiredState, Translation)} as {@code previous}.
  */
