@@ -1,0 +1,83 @@
+package io.signalbox.controlplane.translate;
+
+import io.signalbox.model.CircuitBreakersSpec;
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.HealthCheckSpec;
+import io.signalbox.model.LbPolicy;
+import io.signalbox.model.LeastRequestSpec;
+import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RingHashSpec;
+import java.time.Duration;
+
+/** Test-only: a {@link ClusterSpec} with just the parts a test cares about. */
+final class ClusterSpecBuilder {
+  private final String name;
+  private LbPolicy lbPolicy;
+  private Duration connectTimeout;
+  private Duration slowStart;
+  private Integer maxEjectionPercent;
+  private OutlierDetectionSpec outlierDetection;
+  private CircuitBreakersSpec circuitBreakers;
+  private HealthCheckSpec healthCheck;
+  private RingHashSpec ringHash;
+  private LeastRequestSpec leastRequest;
+
+  private ClusterSpecBuilder(String name) {
+    this.name = name;
+  }
+
+  static ClusterSpecBuilder cluster(String name) {
+    return new ClusterSpecBuilder(name);
+  }
+
+  ClusterSpecBuilder lbPolicy(LbPolicy value) {
+    lbPolicy = value;
+    return this;
+  }
+
+  ClusterSpecBuilder connectTimeout(Duration value) {
+    connectTimeout = value;
+    return this;
+  }
+
+  ClusterSpecBuilder slowStart(Duration value) {
+    slowStart = value;
+    return this;
+  }
+
+  ClusterSpecBuilder maxEjectionPercent(Integer value) {
+    maxEjectionPercent = value;
+    return this;
+  }
+
+  ClusterSpecBuilder outlierDetection(OutlierDetectionSpec value) {
+    outlierDetection = value;
+    return this;
+  }
+
+  ClusterSpecBuilder circuitBreakers(CircuitBreakersSpec value) {
+    circuitBreakers = value;
+    return this;
+  }
+
+  ClusterSpecBuilder healthCheck(HealthCheckSpec value) {
+    healthCheck = value;
+    return this;
+  }
+
+  ClusterSpecBuilder ringHash(RingHashSpec value) {
+    ringHash = value;
+    return this;
+  }
+
+  ClusterSpecBuilder leastRequest(LeastRequestSpec value) {
+    leastRequest = value;
+    return this;
+  }
+
+  ClusterSpec build() {
+    return new ClusterSpec(
+        name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
+        healthCheck, ringHash, leastRequest, null, null, null);
+  }
+}
