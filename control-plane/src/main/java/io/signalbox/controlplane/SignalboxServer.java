@@ -5,9 +5,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
-import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
@@ -65,9 +65,8 @@ public final class SignalboxServer implements AutoCloseable {
         storeTarget.password());
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), clock, meters);
-    XdsTranslator translator = new XdsTranslator();
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
-    Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), translator::translate,
+    Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(), meters);
     reconciler.start(restored);
 
