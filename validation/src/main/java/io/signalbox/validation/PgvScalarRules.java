@@ -43,6 +43,9 @@ final class PgvScalarRules {
   }
 
   void check(String path, FieldDescriptor field, Object value, FieldRules rules, Sink sink) {
+    if (!applies(rules.getTypeCase(), value)) {
+      return; // a rule of the wrong kind for this field: protoc-gen-validate would not compile it
+    }
     switch (rules.getTypeCase()) {
       case FLOAT -> {
         var r = rules.getFloat();
@@ -132,6 +135,18 @@ final class PgvScalarRules {
         // rules are unused by Envoy's xDS resources.
       }
     }
+  }
+
+  private static boolean applies(FieldRules.TypeCase kind, Object value) {
+    return switch (kind) {
+      case FLOAT, DOUBLE, INT32, SINT32, SFIXED32, INT64, SINT64, SFIXED64, UINT32, FIXED32, UINT64, FIXED64 ->
+          value instanceof Number;
+      case BOOL -> value instanceof Boolean;
+      case STRING -> value instanceof String;
+      case BYTES -> value instanceof ByteString;
+      case ENUM -> value instanceof EnumValueDescriptor;
+      default -> false;
+    };
   }
 
   private static BigInteger signed(Object value) {

@@ -242,6 +242,62 @@ class EnvoyResourceValidatorTest {
   }
 
   @Test
+  void checksMapKeysRepeatedItemsAndEnumNotIn() {
+    Cluster cluster = Cluster.newBuilder()
+        .setName("c")
+        .setMetadata(io.envoyproxy.envoy.config.core.v3.Metadata.newBuilder()
+            .putFilterMetadata("", com.google.protobuf.Struct.getDefaultInstance()))
+        .addHealthChecks(io.envoyproxy.envoy.config.core.v3.HealthCheck.newBuilder()
+            .setTimeout(Duration.newBuilder().setSeconds(1))
+            .setInterval(Duration.newBuilder().setSeconds(5))
+            .setUnhealthyThreshold(UInt32Value.of(3))
+            .setHealthyThreshold(UInt32Value.of(2))
+            .setHttpHealthCheck(io.envoyproxy.envoy.config.core.v3.HealthCheck.HttpHealthCheck.newBuilder()
+                .setPath("/healthz")
+                .setMethod(io.envoyproxy.envoy.config.core.v3.RequestMethod.CONNECT)))
+        .build();
+
+    assertThat(rendered(validator.validate("cluster 'c'", cluster)))
+        .containsExactly(
+            "cluster 'c': health_checks[0].http_health_check.method: must not be one of [CONNECT], was CONNECT",
+            "cluster 'c': metadata.filter_metadata[''] (key): must be at least 1 character(s), was 0");
+  }
+
+  @Test
+  void checksEveryItemOfARepeatedScalar() {
+    Listener listener = socketListener(hcm().build())
+        .setFilterChains(0, socketListener(hcm().build()).getFilterChains(0).toBuilder()
+            .setFilterChainMatch(io.envoyproxy.envoy.config.listener.v3.FilterChainMatch.newBuilder()
+                .addSourcePorts(80)
+                .addSourcePorts(0)))
+        .build();
+
+    assertThat(rendered(validator.validate("listener 'ingress'", listener)))
+        .containsExactly("listener 'ingress': filter_chains[0].filter_chain_match.source_ports[1]: must be >= 1, was 0");
+  }
+
+  @Test
+  void checksHeaderNamesWithEnvoysLenientRegex() {
+    RouteConfiguration config = RouteConfiguration.newBuilder()
+        .setName("web")
+        .addVirtualHosts(VirtualHost.newBuilder()
+            .setName("web")
+            .addDomains("*")
+            .addRoutes(Route.newBuilder()
+                .setMatch(RouteMatch.newBuilder()
+                    .setPrefix("/")
+                    .addHeaders(io.envoyproxy.envoy.config.route.v3.HeaderMatcher.newBuilder()
+                        .setName("x-bad\nname")
+                        .setPresentMatch(true)))
+                .setRoute(RouteAction.newBuilder().setCluster("greeter"))))
+        .build();
+
+    assertThat(rendered(validator.validate("route config 'web'", config)))
+        .containsExactly(
+            "route config 'web': virtual_hosts[0].routes[0].match.headers[0].name: must be an HTTP header name, was 'x-bad\nname'");
+  }
+
+  @Test
   void reportsNullResourceInsteadOfThrowing() {
     assertThat(rendered(validator.validate("cluster 'c'", null))).containsExactly("cluster 'c': resource is required");
   }
