@@ -27,6 +27,7 @@ import io.envoyproxy.pgv.validate.Validate;
 import io.envoyproxy.pgv.validate.Validate.FieldRules;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -255,7 +256,7 @@ public final class EnvoyResourceValidator {
         sink.add(path, "must have at most " + r.getMaxItems() + " item(s), was " + count);
       }
       if (r.getUnique() && field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
-        Map<Object, Integer> first = new java.util.HashMap<>();
+        Map<Object, Integer> first = new HashMap<>();
         for (int i = 0; i < count; i++) {
           Integer previous = first.putIfAbsent(message.getRepeatedField(field, i), i);
           if (previous != null) {

@@ -4,6 +4,7 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.ListenerSpec;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -85,7 +86,7 @@ final class ListenerRules {
     }
     if (addressOk && portOk) {
       String bind = (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
-      String previous = boundBy.putIfAbsent(bind.toLowerCase(java.util.Locale.ROOT), label);
+      String previous = boundBy.putIfAbsent(bind.toLowerCase(Locale.ROOT), label);
       if (previous != null) {
         f.error("duplicate.address", src, Labels.field(label, "port"), bind + " is already used by " + previous);
       }

@@ -9,10 +9,13 @@ import io.signalbox.model.RouteSpec;
 import io.signalbox.model.VirtualHostSpec;
 import io.signalbox.model.WeightedClusterSpec;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** Route configs, virtual hosts, routes, and route -> cluster references. */
 final class RouteRules {
@@ -25,7 +28,7 @@ final class RouteRules {
     String src = state.configSource();
     List<RouteConfigSpec> configs = state.routeConfigs();
     f.uniqueNames(src, "route config", "routeConfigs", configs.stream().map(c -> c == null ? null : c.name()).toList());
-    Set<String> used = new java.util.HashSet<>();
+    Set<String> used = new HashSet<>();
     for (ListenerSpec listener : state.listeners()) {
       if (listener != null && listener.routeConfig() != null) {
         used.add(listener.routeConfig());
@@ -67,7 +70,7 @@ final class RouteRules {
           f.error(Findings.REQUIRED, src, Labels.field(label, domainPath), "must not be blank");
           continue;
         }
-        String previous = domainAt.putIfAbsent(domain.toLowerCase(java.util.Locale.ROOT), domainPath);
+        String previous = domainAt.putIfAbsent(domain.toLowerCase(Locale.ROOT), domainPath);
         if (previous != null) {
           f.error(
               "duplicate.domain",
@@ -163,7 +166,7 @@ final class RouteRules {
       if (header.name() == null || header.name().isBlank()) {
         f.error(Findings.REQUIRED, src, Labels.field(label, hPath + ".name"), header.name() == null ? "is required" : "must not be blank");
       }
-      long set = java.util.stream.Stream.of(header.exact(), header.prefix(), header.present()).filter(Objects::nonNull).count();
+      long set = Stream.of(header.exact(), header.prefix(), header.present()).filter(Objects::nonNull).count();
       if (set != 1) {
         f.error(
             "header.match",
