@@ -1,0 +1,107 @@
+package io.signalbox.validation;
+
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** Endpoints of every cluster: address, port, weight, priority, uniqueness, and capacity. */
+final class EndpointRules {
+
+  static final int MAX_PRIORITY = 127;
+
+  private EndpointRules() {}
+
+  static void check(DesiredState state, Findings f) {
+    Map<String, ClusterSpec> declared = new HashMap<>();
+    for (ClusterSpec cluster : state.clusters()) {
+      if (cluster != null && cluster.name() != null) {
+        declared.putIfAbsent(cluster.name(), cluster);
+      }
+    }
+    state.endpoints().forEach((cluster, endpoints) -> checkCluster(cluster, endpoints, declared.get(cluster), f));
+  }
+
+  private static void checkCluster(String cluster, List<EndpointSpec> endpoints, ClusterSpec spec, Findings f) {
+    String label = Labels.endpoints(cluster);
+    String firstOrigin = endpoints.isEmpty() || endpoints.get(0) == null ? "" : endpoints.get(0).origin();
+    // Discovered clusters are named by their source, so their names get the same checks.
+    f.name(firstOrigin, label, cluster);
+    Map<String, Integer> firstIndexOf = new HashMap<>();
+    TreeSet<Integer> priorities = new TreeSet<>();
+    Map<Integer, String> originOfPriority = new HashMap<>();
+    for (int i = 0; i < endpoints.size(); i++) {
+      EndpointSpec e = endpoints.get(i);
+      if (e == null) {
+        f.error(Findings.REQUIRED, "", label + "[" + i + "]", "must not be null");
+        continue;
+      }
+      String src = e.origin();
+      String at = label + "[" + i + "] (" + e.key() + ")";
+      if (e.address() == null) {
+        f.error(Findings.REQUIRED, src, Labels.field(at, "address"), "is required");
+      } else if (!Addresses.isIpOrHostname(e.address())) {
+        f.error(
+            "address",
+            src,
+            Labels.field(at, "address"),
+            "must be an IPv4 address, IPv6 address or DNS name, was " + Findings.quote(e.address()));
+      }
+      f.range(src, Labels.field(at, "port"), e.port(), 1, 65535);
+      f.range(src, Labels.field(at, "weight"), e.weight(), 1, RouteRules.MAX_WEIGHT);
+      if (e.priority() < 0 || e.priority() > MAX_PRIORITY) {
+        f.range(src, Labels.field(at, "priority"), e.priority(), 0, MAX_PRIORITY);
+      } else {
+        priorities.add(e.priority());
+        originOfPriority.putIfAbsent(e.priority(), src);
+      }
+      if (e.state() == null) {
+        f.error(Findings.REQUIRED, src, Labels.field(at, "state"), "is required");
+      }
+      if (e.address() != null) {
+        Integer previous = firstIndexOf.putIfAbsent(e.key().toLowerCase(Locale.ROOT), i);
+        if (previous != null) {
+          f.error("duplicate.endpoint", src, at, "duplicate endpoint " + e.key() + " (also at [" + previous + "])");
+        }
+      }
+    }
+    checkContiguous(label, priorities, originOfPriority, f);
+    int minEligible = spec == null ? ClusterSpec.DEFAULT_MIN_ELIGIBLE : spec.effectiveMinEligible();
+    int eligible = Capacity.eligibleCount(endpoints);
+    if (!endpoints.isEmpty() && eligible < minEligible) {
+      f.warning(
+          "capacity.min-eligible",
+          firstOrigin,
+          label,
+          "has " + eligible + " eligible (READY/DEGRADED) endpoint(s), minEligible is " + minEligible);
+    }
+  }
+
+  /** Envoy rejects a ClusterLoadAssignment whose priorities skip a level. */
+  private static void checkContiguous(
+      String label, TreeSet<Integer> priorities, Map<Integer, String> originOfPriority, Findings f) {
+    if (priorities.isEmpty() || priorities.last() == priorities.size() - 1) {
+      return;
+    }
+    TreeSet<Integer> missing = new TreeSet<>();
+    for (int p = 0; p < priorities.last(); p++) {
+      if (!priorities.contains(p)) {
+        missing.add(p);
+      }
+    }
+    f.error(
+        "priority.contiguous",
+        originOfPriority.get(priorities.higher(missing.first())),
+        Labels.field(label, "priority"),
+        "priorities must be contiguous from 0, missing " + join(missing) + " (found " + join(priorities) + ")");
+  }
+
+  private static String join(TreeSet<Integer> values) {
+    return values.stream().map(String::valueOf).collect(Collectors.joining(", "));
+  }
+}

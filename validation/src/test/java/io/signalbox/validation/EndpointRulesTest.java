@@ -1,0 +1,111 @@
+package io.signalbox.validation;
+
+import static io.signalbox.validation.States.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EndpointRulesTest {
+
+  private static EndpointSpec at(String address, int port, int weight, int priority, EndpointState state) {
+    return new EndpointSpec(address, port, "a", weight, priority, state, FILE);
+  }
+
+  @Test
+  void acceptsIpv4Ipv6AndDnsNames() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 8080), endpoint("fd00::1", 8080), endpoint("greeter.default.svc.cluster.local", 50051)))))
+        .isEmpty();
+  }
+
+  @Test
+  void rejectsBadAddressPortAndWeight() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 8080),
+            endpoint("10.0.0.1", 70000),
+            at("not an address", 0, 0, 0, EndpointState.READY),
+            at("10.0.0.256", 80, 10001, 0, EndpointState.READY)))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.1:70000): port: must be <= 65535, was 70000 [range]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (not an address:0): address: "
+                + "must be an IPv4 address, IPv6 address or DNS name, was 'not an address' [address]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (not an address:0): port: must be >= 1, was 0 [range]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (not an address:0): weight: must be >= 1, was 0 [range]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[3] (10.0.0.256:80): address: "
+                + "must be an IPv4 address, IPv6 address or DNS name, was '10.0.0.256' [address]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[3] (10.0.0.256:80): weight: must be <= 10000, was 10001 [range]");
+  }
+
+  @Test
+  void rejectsMissingAddress() {
+    assertThat(rendered(withEndpoints(List.of(endpoint("10.0.0.1", 80), endpoint(null, 80)))))
+        .containsExactly("file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (null:80): address: is required [required]");
+  }
+
+  @Test
+  void rejectsDuplicateEndpointNamingBothIndexes() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 8080), endpoint("10.0.0.2", 8080), endpoint("10.0.0.1", 8080), endpoint("FD00::1", 80), endpoint("fd00::1", 80)))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.1:8080): duplicate endpoint 10.0.0.1:8080 (also at [0]) [duplicate.endpoint]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[4] ([fd00::1]:80): duplicate endpoint [fd00::1]:80 (also at [3]) [duplicate.endpoint]");
+  }
+
+  @Test
+  void rejectsPriorityGapNamingTheMissingLevel() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80), at("10.0.0.2", 80, 1, 2, EndpointState.READY)))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter': priority: priorities must be contiguous from 0, missing 1 (found 0, 2) [priority.contiguous]");
+  }
+
+  @Test
+  void rejectsPriorityOutOfRange() {
+    assertThat(rendered(withEndpoints(List.of(endpoint("10.0.0.1", 80), at("10.0.0.2", 80, 1, 128, EndpointState.READY)))))
+        .containsExactly("file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): priority: must be <= 127, was 128 [range]");
+  }
+
+  @Test
+  void warnsWhenEligibleEndpointsFallBelowMinEligible() {
+    DesiredState state = withEndpoints(List.of(
+        at("10.0.0.1", 80, 1, 0, EndpointState.DRAINING), at("10.0.0.2", 80, 1, 0, EndpointState.WARMING)));
+
+    ValidationResult result = new DesiredStateValidator().validate(state);
+
+    assertThat(result.isValid()).isTrue();
+    assertThat(result.warnings()).map(Violation::toString)
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter': has 0 eligible (READY/DEGRADED) endpoint(s), "
+                + "minEligible is 1 [capacity.min-eligible] (warning)");
+  }
+
+  @Test
+  void usesTheDeclaredMinEligible() {
+    ClusterSpec needsTwo = new ClusterSpec("greeter", null, null, null, null, null, null, null, null, null, null, 2, null);
+    DesiredState state = valid(needsTwo)
+        .withEndpoints("greeter", List.of(endpoint("10.0.0.1", 80), at("10.0.0.2", 80, 1, 0, EndpointState.DEGRADED)));
+
+    assertThat(rendered(state)).isEmpty();
+    assertThat(rendered(state.withEndpoints("greeter", List.of(endpoint("10.0.0.1", 80)))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter': has 1 eligible (READY/DEGRADED) endpoint(s), "
+                + "minEligible is 2 [capacity.min-eligible] (warning)");
+  }
+
+  @Test
+  void countsOnlyReadyAndDegradedAsEligible() {
+    List<EndpointSpec> endpoints = new java.util.ArrayList<>();
+    for (EndpointState state : EndpointState.values()) {
+      endpoints.add(at("10.0.0." + (state.ordinal() + 1), 80, 1, 0, state));
+    }
+    endpoints.add(null);
+
+    assertThat(Capacity.eligibleCount(endpoints)).isEqualTo(2);
+    assertThat(Capacity.eligibleCount(null)).isZero();
+  }
+}
