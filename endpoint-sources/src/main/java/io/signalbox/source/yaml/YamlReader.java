@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,7 +17,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 /** Reads YAML text into a located {@link YamlNode} tree, collecting syntax problems. */
 final class YamlReader {
 
-  private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+  private static final YAMLFactory FACTORY = YAMLFactory.builder()
+          // "key:" with nothing after it is null (absent), while "key: ''" stays an empty string.
+          .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+          .build();
 
   private final String source;
   private final List<Violation> violations;

@@ -154,6 +154,14 @@ class StrictYamlTest {
         .containsExactly("f.yaml: line 3, column 1: expected a single YAML document, found another [parse]");
   }
 
+  record Match(String prefix, String path) {}
+
+  @Test
+  void keepsQuotedEmptyStringsAndTreatsEmptyValuesAsAbsent() {
+    assertThat(StrictYaml.parse("prefix: \"\"\npath:\n", "f.yaml", Match.class))
+        .isEqualTo(Parsed.ok(new Match("", null)));
+  }
+
   @Test
   void matchesEnumsIgnoringCase() {
     Parsed<Cluster> parsed = StrictYaml.parse("lbPolicy: least_request\n", "f.yaml", Cluster.class);
