@@ -1,0 +1,62 @@
+package io.signalbox.controlplane.config;
+
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.ListenerSpec;
+import io.signalbox.model.RouteConfigSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The config file, read by {@link ConfigLoader}: server settings plus the operator's declared
+ * listeners, route configs and clusters. Every settings section is present (defaults applied) and
+ * every path is absolute.
+ *
+ * @param configSource the file it was read from, named in violations
+ * @param clusterDefaults what every cluster takes for components it does not set; its name is null
+ */
+public record SignalboxConfig(
+    String configSource,
+    XdsSettings xds,
+    AdminSettings admin,
+    StoreSettings store,
+    SourcesSettings sources,
+    ReconcileSettings reconcile,
+    ClusterSpec clusterDefaults,
+    List<ListenerSpec> listeners,
+    List<RouteConfigSpec> routeConfigs,
+    List<ClusterSpec> clusters) {
+
+  public SignalboxConfig {
+    configSource = configSource == null ? "" : configSource;
+    xds = xds == null ? XdsSettings.defaults() : xds;
+    admin = admin == null ? AdminSettings.defaults() : admin;
+    store = store == null ? StoreSettings.defaults() : store;
+    sources = sources == null ? SourcesSettings.defaults() : sources;
+    reconcile = reconcile == null ? ReconcileSettings.defaults() : reconcile;
+    clusterDefaults = clusterDefaults == null ? ClusterSpec.named(null) : clusterDefaults;
+    listeners = listeners == null ? List.of() : List.copyOf(listeners);
+    routeConfigs = routeConfigs == null ? List.of() : List.copyOf(routeConfigs);
+    clusters = clusters == null ? List.of() : List.copyOf(clusters);
+  }
+
+  /**
+   * What Signalbox should serve given these declarations and the sources' merged endpoints:
+   * declared clusters with {@code clusterDefaults} filled in. Clusters that only a source knows are
+   * the reconciler's to add (see {@link #clusterFor}).
+   */
+  public DesiredState desiredState(Map<String, List<EndpointSpec>> endpoints) {
+    List<ClusterSpec> effective = clusters.stream().map(c -> c.withDefaults(clusterDefaults)).toList();
+    return new DesiredState(configSource, listeners, routeConfigs, effective, endpoints);
+  }
+
+  /** The declared cluster of that name with defaults applied, or a discovered one built from the defaults. */
+  public ClusterSpec clusterFor(String name) {
+    return clusters.stream()
+        .filter(c -> name.equals(c.name()))
+        .findFirst()
+        .orElseGet(() -> ClusterSpec.named(name))
+        .withDefaults(clusterDefaults);
+  }
+}

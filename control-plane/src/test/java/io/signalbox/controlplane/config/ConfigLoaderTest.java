@@ -1,0 +1,298 @@
+package io.signalbox.controlplane.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import io.signalbox.model.HeaderMatchSpec;
+import io.signalbox.model.LbPolicy;
+import io.signalbox.model.ListenerSpec;
+import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.model.RouteMatchSpec;
+import io.signalbox.model.RouteSpec;
+import io.signalbox.model.VirtualHostSpec;
+import io.signalbox.model.WeightedClusterSpec;
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.validation.Violation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+  private static final Path BASE = Path.of("/etc/signalbox");
+
+  private static SignalboxConfig ok(String yaml) {
+    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(yaml, "signalbox.yaml", BASE);
+    assertThat(parsed.violations()).isEmpty();
+    return ((Parsed.Ok<SignalboxConfig>) parsed).value();
+  }
+
+  private static List<String> problems(String yaml) {
+    return ConfigLoader.parse(yaml, "signalbox.yaml", BASE).violations().stream().map(Violation::toString).toList();
+  }
+
+  @Test
+  void appliesEveryDefaultToAnEmptyFile() {
+    SignalboxConfig config = ok("");
+
+    assertThat(config.configSource()).isEqualTo("signalbox.yaml");
+    assertThat(config.xds()).isEqualTo(new XdsSettings(18000, "0.0.0.0"));
+    assertThat(config.admin()).isEqualTo(new AdminSettings(8080, "127.0.0.1", List.of(), true));
+    assertThat(config.store()).isEqualTo(new StoreSettings("embedded", Path.of("/etc/signalbox/data"), null, null, 100));
+    assertThat(config.store().embedded()).isTrue();
+    assertThat(config.sources().files()).isEmpty();
+    assertThat(config.sources().kubernetes()).isEqualTo(new KubernetesSettings(false, List.of("default"), null));
+    assertThat(config.sources().registry()).isEqualTo(new RegistrySettings(true, Duration.ofSeconds(30)));
+    assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(100), Duration.ofSeconds(1)));
+    assertThat(config.clusterDefaults()).isEqualTo(ClusterSpec.named(null));
+    assertThat(config.listeners()).isEmpty();
+    assertThat(config.routeConfigs()).isEmpty();
+    assertThat(config.clusters()).isEmpty();
+  }
+
+  @Test
+  void appliesDefaultsInsidePartlyWrittenSections() {
+    SignalboxConfig config =
+        ok("""
+            xds: { address: 127.0.0.1 }
+            admin: { openMetrics: false }
+            store: { url: memory }
+            sources: { kubernetes: { enabled: true } }
+            reconcile: { maxDelay: 2s }
+            """);
+
+    assertThat(config.xds()).isEqualTo(new XdsSettings(18000, "127.0.0.1"));
+    assertThat(config.admin()).isEqualTo(new AdminSettings(8080, "127.0.0.1", List.of(), false));
+    assertThat(config.store().memory()).isTrue();
+    assertThat(config.sources().kubernetes()).isEqualTo(new KubernetesSettings(true, List.of("default"), null));
+    assertThat(config.sources().registry()).isEqualTo(RegistrySettings.defaults());
+    assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(100), Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void parsesTheDesignExample() {
+    SignalboxConfig config =
+        ok("""
+            xds:   { port: 18000 }
+            admin: { port: 8080 }
+            store: { url: embedded, dataDir: ./data }        # or jdbc:postgresql://...
+            sources:
+              files: [ ./endpoints.yaml ]                    # watched; reloaded atomically
+              kubernetes: { enabled: false, namespaces: [ default ] }
+              registry: { enabled: true, leaseTtl: 30s }
+            listeners:
+              - name: greeter                                # gRPC proxyless: an API listener
+                apiListener: true
+                routeConfig: greeter
+              - name: ingress
+                address: 0.0.0.0
+                port: 10000
+                routeConfig: web
+            routeConfigs:
+              - name: greeter
+                virtualHosts:
+                  - name: greeter
+                    domains: [ "*" ]
+                    routes:
+                      - match: { prefix: "" }
+                        cluster: greeter
+            clusters:
+              - name: greeter
+                lbPolicy: ROUND_ROBIN                        # LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM
+                connectTimeout: 1s
+                slowStart: 30s
+                maxEjectionPercent: 10
+            """);
+
+    assertThat(config.sources().files()).containsExactly(Path.of("/etc/signalbox/endpoints.yaml"));
+    assertThat(config.listeners())
+        .containsExactly(
+            new ListenerSpec("greeter", true, null, null, "greeter"),
+            new ListenerSpec("ingress", false, "0.0.0.0", 10000, "web"));
+    assertThat(config.routeConfigs())
+        .containsExactly(
+            new RouteConfigSpec(
+                "greeter",
+                List.of(
+                    new VirtualHostSpec(
+                        "greeter",
+                        List.of("*"),
+                        List.of(new RouteSpec(new RouteMatchSpec("", null, null), "greeter", null, null))))));
+    assertThat(config.clusters())
+        .containsExactly(
+            new ClusterSpec("greeter", LbPolicy.ROUND_ROBIN, Duration.ofSeconds(1), Duration.ofSeconds(30), 10,
+                null, null, null, null, null, null, null, null));
+  }
+
+  @Test
+  void readsRoutesWithHeadersWeightedClustersAndTimeouts() {
+    SignalboxConfig config =
+        ok("""
+            routeConfigs:
+              - name: web
+                virtualHosts:
+                  - name: web
+                    domains: [ example.com ]
+                    routes:
+                      - match: { path: /api, headers: [ { name: x-canary, exact: "1" }, { name: x-debug, present: true } ] }
+                        weightedClusters: [ { name: a, weight: 90 }, { name: b, weight: 10 } ]
+                        timeout: 1.5s
+            """);
+
+    assertThat(config.routeConfigs().get(0).virtualHosts().get(0).routes())
+        .containsExactly(
+            new RouteSpec(
+                new RouteMatchSpec(null, "/api",
+                    List.of(new HeaderMatchSpec("x-canary", "1", null, null), new HeaderMatchSpec("x-debug", null, null, true))),
+                null,
+                List.of(new WeightedClusterSpec("a", 90), new WeightedClusterSpec("b", 10)),
+                Duration.ofMillis(1500)));
+  }
+
+  @Test
+  void reportsAnUnknownKeyDeepInsideWithLineAndSuggestion() {
+    assertThat(problems("""
+            clusters:
+              - name: payments
+                outlierDetection:
+                  consecutive5xx: 5
+                  baseEjectonTime: 30s
+            """))
+        .containsExactly(
+            "signalbox.yaml: line 5, column 7: clusters[0].outlierDetection.baseEjectonTime: "
+                + "unknown key 'baseEjectonTime' (did you mean 'baseEjectionTime'?) [parse]");
+  }
+
+  @Test
+  void reportsEveryStructuralProblemTogether() {
+    assertThat(problems("""
+            xds: { port: eighteen-thousand }
+            admin:
+              tokens: [ { name: ci, role: admin, sha256: abc } ]
+            sources:
+              registry: { leaseTtl: forever }
+            clusterDefaults: { name: x, lbPolicy: ROUND }
+            clusters:
+              - name: a
+                conectTimeout: 1s
+            listners: []
+            """))
+        .containsExactly(
+            "signalbox.yaml: line 1, column 14: xds.port: expected an integer, was 'eighteen-thousand' [parse]",
+            "signalbox.yaml: line 3, column 31: admin.tokens[0].role: expected one of viewer, operator, registrant, was 'admin' [parse]",
+            "signalbox.yaml: line 5, column 25: sources.registry.leaseTtl: expected a duration like 250ms, 1s, 2m, 1h, was 'forever' [parse]",
+            "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, connectTimeout, "
+                + "slowStart, maxEjectionPercent, outlierDetection, circuitBreakers, healthCheck, ringHash, leastRequest, "
+                + "drainTimeout, minEligible, massRemovalPercent) [parse]",
+            "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, was 'ROUND' [parse]",
+            "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
+            "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
+  }
+
+  @Test
+  void readsDurationsInEveryUnit() {
+    SignalboxConfig config =
+        ok("""
+            reconcile: { debounce: 250ms, maxDelay: 1.5s }
+            sources: { registry: { leaseTtl: 2m } }
+            clusters:
+              - name: a
+                drainTimeout: 1h
+                slowStart: 0s
+                outlierDetection: { interval: 10s }
+            """);
+
+    assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(250), Duration.ofMillis(1500)));
+    assertThat(config.sources().registry().leaseTtl()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(config.clusters().get(0).drainTimeout()).isEqualTo(Duration.ofHours(1));
+    assertThat(config.clusters().get(0).slowStart()).isEqualTo(Duration.ZERO);
+    assertThat(config.clusters().get(0).outlierDetection())
+        .isEqualTo(new OutlierDetectionSpec(null, Duration.ofSeconds(10), null, null));
+  }
+
+  @Test
+  void resolvesRelativePathsAgainstTheConfigFilesDirectory(@TempDir Path dir) throws IOException {
+    Path configDir = Files.createDirectories(dir.resolve("conf"));
+    Path file = Files.writeString(configDir.resolve("signalbox.yaml"), """
+        store: { dataDir: ../state }
+        sources: { files: [ endpoints.yaml, ./more/extra.yaml, /abs/x.yaml ] }
+        """);
+
+    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(file);
+
+    SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) parsed).value();
+    assertThat(config.configSource()).isEqualTo(file.toAbsolutePath().toString());
+    assertThat(config.store().dataDir()).isEqualTo(dir.resolve("state").toAbsolutePath());
+    assertThat(config.sources().files())
+        .containsExactly(
+            configDir.resolve("endpoints.yaml").toAbsolutePath(),
+            configDir.resolve("more/extra.yaml").toAbsolutePath(),
+            Path.of("/abs/x.yaml"));
+  }
+
+  @Test
+  void reportsAMissingConfigFile(@TempDir Path dir) {
+    Path file = dir.resolve("absent.yaml");
+
+    List<Violation> violations = ConfigLoader.parse(file).violations();
+
+    assertThat(violations).hasSize(1);
+    assertThat(violations.get(0).source()).isEqualTo(file.toAbsolutePath().toString());
+    assertThat(violations.get(0).message()).startsWith("cannot read the config file: java.nio.file.NoSuchFileException");
+  }
+
+  @Test
+  void readsTokensBySha256OrSecretEnvAndBindsAdminToAllInterfaces() {
+    SignalboxConfig config =
+        ok("""
+            admin:
+              tokens:
+                - { name: ops, role: operator, sha256: ABCDEF }
+                - { name: registrar, role: registrant, secretEnv: SIGNALBOX_REGISTRAR_TOKEN }
+            """);
+
+    assertThat(config.admin().address()).isEqualTo("0.0.0.0");
+    assertThat(config.admin().tokens())
+        .containsExactly(
+            new TokenSettings("ops", TokenSettings.Role.OPERATOR, "ABCDEF", null),
+            new TokenSettings("registrar", TokenSettings.Role.REGISTRANT, null, "SIGNALBOX_REGISTRAR_TOKEN"));
+    Map<String, String> env = Map.of("SIGNALBOX_REGISTRAR_TOKEN", "s3cret");
+    assertThat(config.admin().tokens().get(0).expectedSha256(env::get)).contains("abcdef");
+    assertThat(config.admin().tokens().get(1).expectedSha256(env::get))
+        .contains("1ec1c26b50d5d3c58d9583181af8076655fe00756bf7285940ba3670f99fcba0");
+    assertThat(config.admin().tokens().get(1).expectedSha256(Map.<String, String>of()::get)).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void buildsDesiredStateWithClusterDefaultsApplied() {
+    SignalboxConfig config =
+        ok("""
+            clusterDefaults: { lbPolicy: LEAST_REQUEST, connectTimeout: 2s, minEligible: 2 }
+            clusters:
+              - { name: a, connectTimeout: 250ms }
+            """);
+    List<EndpointSpec> endpoints = List.of(new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:e.yaml"));
+
+    DesiredState state = config.desiredState(Map.of("a", endpoints));
+
+    assertThat(state.configSource()).isEqualTo("signalbox.yaml");
+    assertThat(state.clusters())
+        .containsExactly(
+            new ClusterSpec("a", LbPolicy.LEAST_REQUEST, Duration.ofMillis(250), null, null, null, null, null, null,
+                null, null, 2, null));
+    assertThat(state.endpointsOf("a")).isEqualTo(endpoints);
+    assertThat(config.clusterFor("discovered"))
+        .isEqualTo(new ClusterSpec("discovered", LbPolicy.LEAST_REQUEST, Duration.ofSeconds(2), null, null, null,
+            null, null, null, null, null, 2, null));
+  }
+}

@@ -1,0 +1,334 @@
+package io.signalbox.source.file;
+
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one file and hands its complete content to a callback whenever that content changes.
+ *
+ * <p>Files reach us in three ways, and each fools a naive watcher differently:
+ *
+ * <ul>
+ *   <li>replaced by rename ({@code mv new old}): atomic, but the event is on the directory, not the
+ *       file, so the parent directory is watched;
+ *   <li>written in place (truncate, then writes in chunks): a reader can see a half file, so content
+ *       is read only after size, mtime and inode have held still for a quiet period, and re-checked
+ *       after the read;
+ *   <li>swapped through a symlink (Kubernetes ConfigMap volumes retarget {@code ..data}): the watched
+ *       name never changes, so any event in the directory triggers a re-check of the resolved target,
+ *       whose own directory is watched too.
+ * </ul>
+ *
+ * Inotify also misses things (overflow, network filesystems, a directory recreated), so a slow poll
+ * compares the content hash as a fallback. Bursts coalesce: only the content that is stable at the
+ * end is delivered, and only when it differs from what was last delivered.
+ *
+ * <p>All watching happens on one daemon thread; the callback runs on it (and, for the initial read,
+ * on the thread calling {@link #start}), never concurrently, and must not block for long.
+ */
+public final class WatchedFile implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(WatchedFile.class);
+
+  /** What the callback receives. */
+  public sealed interface Event {
+    /** The file exists and this is its complete content (a copy; callers may keep it). */
+    record Content(byte[] bytes) implements Event {
+      public Content {
+        bytes = bytes.clone();
+      }
+
+      @Override
+      public byte[] bytes() {
+        return bytes.clone();
+      }
+
+      @Override
+      public boolean equals(Object other) {
+        return other instanceof Content c && Arrays.equals(bytes, c.bytes);
+      }
+
+      @Override
+      public int hashCode() {
+        return Arrays.hashCode(bytes);
+      }
+
+      @Override
+      public String toString() {
+        return "Content[" + bytes.length + " bytes]";
+      }
+    }
+
+    /** The file does not exist (deleted, or a dangling symlink). */
+    record Missing() implements Event {}
+  }
+
+  /**
+   * @param quietPeriod how long the file must hold still before it is read
+   * @param pollInterval how often the content is compared even without events
+   */
+  public record Timing(Duration quietPeriod, Duration pollInterval) {
+    public static final Timing DEFAULT = new Timing(Duration.ofMillis(100), Duration.ofSeconds(1));
+
+    public Timing {
+      Objects.requireNonNull(quietPeriod, "quietPeriod");
+      Objects.requireNonNull(pollInterval, "pollInterval");
+      if (quietPeriod.isNegative() || pollInterval.isNegative() || pollInterval.isZero()) {
+        throw new IllegalArgumentException("bad timing: quiet " + quietPeriod + ", poll " + pollInterval);
+      }
+    }
+  }
+
+  /** What the file looked like at one moment; equal observations mean "nothing moved". */
+  private record Observation(Path target, Object fileKey, long size, long modifiedNanos) {
+    static final Observation MISSING = new Observation(null, null, -1, -1);
+  }
+
+  private final Path path;
+  private final Consumer<Event> callback;
+  private final Timing timing;
+  private final WatchService watcher;
+  private final Thread thread;
+  // Only the watcher thread touches the fields below once start() has returned.
+  private final Map<WatchKey, Path> watchedDirs = new HashMap<>();
+  private byte[] deliveredHash;
+  private boolean deliveredMissing;
+  private Observation observed;
+  private volatile boolean closed;
+
+  private WatchedFile(Path path, Consumer<Event> callback, Timing timing) throws IOException {
+    this.path = path.toAbsolutePath().normalize();
+    this.callback = callback;
+    this.timing = timing;
+    this.watcher = FileSystems.getDefault().newWatchService();
+    this.thread = new Thread(this::run, "watched-file:" + this.path.getFileName());
+    this.thread.setDaemon(true);
+  }
+
+  /**
+   * Starts watching {@code path}. The current content (or {@link Event.Missing}) is delivered to
+   * {@code callback} on the calling thread before this returns, so a caller's first state includes it.
+   *
+   * @throws IOException when no watch service can be created (the process is out of inotify instances)
+   */
+  public static WatchedFile start(Path path, Timing timing, Consumer<Event> callback) throws IOException {
+    WatchedFile file = new WatchedFile(path, callback, timing);
+    // Register before the first read so a change between the read and the thread start is seen.
+    file.registerDirectories();
+    file.observed = file.observe();
+    // A writer may be mid-write right now; retry briefly, then deliver what is there: the first
+    // state must include this file, and the watcher delivers the finished content once it settles.
+    boolean delivered = false;
+    for (int attempt = 0; attempt < 3 && !delivered; attempt++) {
+      delivered = file.readAndDeliver(false);
+    }
+    if (!delivered) {
+      file.readAndDeliver(true);
+    }
+    file.thread.start();
+    return file;
+  }
+
+  public static WatchedFile start(Path path, Consumer<Event> callback) throws IOException {
+    return start(path, Timing.DEFAULT, callback);
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Stops watching; no callback starts after this returns (one already running may finish). */
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      watcher.close();
+    } catch (IOException e) {
+      log.debug("closing the watch service of {}", path, e);
+    }
+    if (Thread.currentThread() != thread) {
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(2));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void run() {
+    long quietNanos = timing.quietPeriod().toNanos();
+    long pollNanos = timing.pollInterval().toNanos();
+    long settleAt = 0; // when the pending change may be read; 0 = nothing pending
+    long nextPoll = System.nanoTime() + pollNanos;
+    try {
+      while (!closed) {
+        long now = System.nanoTime();
+        long wakeAt = settleAt != 0 ? Math.min(settleAt, nextPoll) : nextPoll;
+        WatchKey key = watcher.poll(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wakeAt - now)), TimeUnit.MILLISECONDS);
+        boolean events = false;
+        while (key != null) {
+          events |= !key.pollEvents().isEmpty();
+          if (!key.reset()) {
+            watchedDirs.remove(key);
+          }
+          key = watcher.poll();
+        }
+        if (closed) {
+          return;
+        }
+        now = System.nanoTime();
+        if (events || now >= nextPoll) {
+          Observation current = observe();
+          boolean moved = !current.equals(observed);
+          if (now >= nextPoll) {
+            nextPoll = now + pollNanos;
+            registerDirectories(); // a directory may have been recreated, or a symlink retargeted
+            // Same size and mtime can still hide new content (coarse mtime, copied timestamps).
+            moved |= settleAt == 0 && contentDiffers();
+          }
+          if (moved) {
+            // Something moved: (re)start the quiet period; a burst keeps pushing it out.
+            observed = current;
+            settleAt = now + quietNanos;
+            registerDirectories(); // a symlink may now point into another directory
+            continue;
+          }
+        }
+        if (settleAt != 0 && now >= settleAt) {
+          Observation current = observe();
+          if (current.equals(observed) && readAndDeliver(false)) {
+            settleAt = 0;
+          } else {
+            observed = observe();
+            settleAt = System.nanoTime() + quietNanos;
+          }
+        }
+      }
+    } catch (ClosedWatchServiceException | InterruptedException e) {
+      // close() was called.
+    }
+  }
+
+  /**
+   * Reads the file and delivers it if it differs from what was last delivered. Returns false when the
+   * file moved while being read, so the caller waits for another quiet period.
+   */
+  private boolean readAndDeliver(boolean evenIfMoving) {
+    Observation before = observed;
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (NoSuchFileException e) {
+      bytes = null;
+    } catch (IOException e) {
+      // Unreadable (permissions): retrying at once would only repeat the warning; the next change retries.
+      log.warn("cannot read {}: {}", path, e.toString());
+      return true;
+    }
+    Observation after = observe();
+    if (!after.equals(before)) {
+      observed = after;
+      if (!evenIfMoving) {
+        return false;
+      }
+    }
+    if (bytes == null || after == Observation.MISSING) {
+      if (!deliveredMissing) {
+        deliveredMissing = true;
+        deliveredHash = null;
+        deliver(new Event.Missing());
+      }
+      return true;
+    }
+    byte[] hash = sha256(bytes);
+    if (deliveredMissing || !Arrays.equals(hash, deliveredHash)) {
+      deliveredMissing = false;
+      deliveredHash = hash;
+      deliver(new Event.Content(bytes));
+    }
+    return true;
+  }
+
+  private boolean contentDiffers() {
+    try {
+      return deliveredMissing || !Arrays.equals(sha256(Files.readAllBytes(path)), deliveredHash);
+    } catch (IOException e) {
+      return false; // missing shows up as a changed observation; unreadable waits for a change
+    }
+  }
+
+  private void deliver(Event event) {
+    try {
+      callback.accept(event);
+    } catch (RuntimeException e) {
+      // The watcher must outlive a faulty consumer; the next change is delivered again.
+      log.error("callback for {} failed on {}", path, event, e);
+    }
+  }
+
+  private Observation observe() {
+    try {
+      Path target = path.toRealPath();
+      BasicFileAttributes attributes = Files.readAttributes(target, BasicFileAttributes.class);
+      return new Observation(
+          target, attributes.fileKey(), attributes.size(), attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    } catch (IOException e) {
+      return Observation.MISSING;
+    }
+  }
+
+  /** Watches the file's directory and, when it is a symlink, its current target's directory. */
+  private void registerDirectories() {
+    register(path.getParent());
+    try {
+      Path target = path.toRealPath();
+      register(target.getParent());
+    } catch (IOException e) {
+      // Missing or dangling: the parent directory's events will tell us when it is back.
+    }
+  }
+
+  private void register(Path dir) {
+    if (dir == null || closed || watchedDirs.containsValue(dir)) {
+      return;
+    }
+    try {
+      WatchKey key =
+          dir.register(
+              watcher,
+              StandardWatchEventKinds.ENTRY_CREATE,
+              StandardWatchEventKinds.ENTRY_MODIFY,
+              StandardWatchEventKinds.ENTRY_DELETE);
+      watchedDirs.put(key, dir);
+    } catch (IOException | ClosedWatchServiceException e) {
+      log.debug("cannot watch {} (polling covers it): {}", dir, e.toString());
+    }
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+}

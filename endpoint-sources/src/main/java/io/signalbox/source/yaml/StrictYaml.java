@@ -1,0 +1,342 @@
+package io.signalbox.source.yaml;
+
+import io.signalbox.validation.Violation;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.math.BigDecimal;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Reads YAML into Java records strictly: unknown keys, wrong types, bad enum values and bad
+ * durations are all errors, and every one of them is reported at once with its line, column and
+ * field path ({@code line 12, column 7: clusters[0].conectTimeout}).
+ *
+ * <p>Supported targets: records (by component name), {@code List<T>}, {@code Map<String, T>}, enums
+ * (matched by name or {@code toString()}, ignoring case), {@code String}, {@code int}/{@code
+ * Integer}, {@code long}/{@code Long}, {@code boolean}/{@code Boolean}, {@link Duration} and {@link
+ * Path}. A missing key binds to null (0/false for primitives), so records' compact constructors
+ * decide defaults. Scalars are judged by their text, so {@code port: "8080"} is an integer too.
+ */
+public final class StrictYaml {
+
+  /** The rule id of every violation reported here. */
+  public static final String RULE = "parse";
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+  private static final String DURATION_HINT = "expected a duration like 250ms, 1s, 2m, 1h, was ";
+
+  private final String source;
+  private final List<Violation> violations = new ArrayList<>();
+
+  private StrictYaml(String source) {
+    this.source = source == null ? "" : source;
+  }
+
+  /**
+   * Reads {@code text} as a {@code type}.
+   *
+   * @param source the file name to put in violations
+   */
+  public static <T> Parsed<T> parse(String text, String source, Class<T> type) {
+    StrictYaml binder = new StrictYaml(source);
+    YamlNode root = new YamlReader(binder.source, binder.violations).read(text);
+    if (root == null) {
+      return Parsed.invalid(binder.violations);
+    }
+    Object value = binder.bind(root, type, "");
+    if (!binder.violations.isEmpty()) {
+      return Parsed.invalid(binder.violations);
+    }
+    return Parsed.ok(type.cast(value));
+  }
+
+  /**
+   * Reads a duration as written in Signalbox files: a non-negative number and a unit of {@code ms},
+   * {@code s}, {@code m} or {@code h} ({@code 250ms}, {@code 1.5s}, {@code 0s}); a bare {@code 0}.
+   */
+  public static Optional<Duration> parseDuration(String text) {
+    String trimmed = text.strip();
+    if (trimmed.equals("0")) {
+      return Optional.of(Duration.ZERO);
+    }
+    Matcher m = DURATION.matcher(trimmed);
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    long unitNanos =
+        switch (m.group(2)) {
+          case "ms" -> 1_000_000L;
+          case "s" -> 1_000_000_000L;
+          case "m" -> 60_000_000_000L;
+          default -> 3_600_000_000_000L;
+        };
+    try {
+      BigDecimal nanos = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unitNanos));
+      return Optional.of(Duration.ofNanos(nanos.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact()));
+    } catch (ArithmeticException tooLarge) {
+      return Optional.empty();
+    }
+  }
+
+  private Object bind(YamlNode node, Type type, String path) {
+    Class<?> raw = rawClass(type);
+    if (node instanceof YamlNode.Null) {
+      return primitiveDefault(raw);
+    }
+    if (raw.isRecord()) {
+      return bindRecord(node, raw, path);
+    }
+    if (raw == List.class) {
+      return bindList(node, typeArgument(type, 0), path);
+    }
+    if (raw == Map.class) {
+      return bindMap(node, typeArgument(type, 1), path);
+    }
+    if (!(node instanceof YamlNode.Scalar scalar)) {
+      report(node, path, "expected " + scalarName(raw) + ", was " + node.describe());
+      return primitiveDefault(raw);
+    }
+    return bindScalar(scalar, raw, path);
+  }
+
+  private Object bindRecord(YamlNode node, Class<?> type, String path) {
+    if (!(node instanceof YamlNode.Mapping mapping)) {
+      report(node, path, "expected a mapping, was " + node.describe());
+      return null;
+    }
+    RecordComponent[] components = type.getRecordComponents();
+    Map<String, Integer> index = new LinkedHashMap<>();
+    for (int i = 0; i < components.length; i++) {
+      index.put(components[i].getName(), i);
+    }
+    Object[] args = new Object[components.length];
+    for (int i = 0; i < components.length; i++) {
+      args[i] = primitiveDefault(components[i].getType());
+    }
+    int before = violations.size();
+    for (YamlNode.Entry entry : mapping.entries().values()) {
+      String childPath = child(path, entry.key());
+      Integer at = index.get(entry.key());
+      if (at == null) {
+        violations.add(
+            Violation.error(RULE, source, location(entry.line(), entry.column(), childPath),
+                unknownKey(entry.key(), index.keySet())));
+        continue;
+      }
+      args[at] = bind(entry.value(), components[at].getGenericType(), childPath);
+    }
+    if (violations.size() > before) {
+      return null;
+    }
+    try {
+      Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+      Constructor<?> constructor = type.getDeclaredConstructor(types);
+      constructor.setAccessible(true);
+      return constructor.newInstance(args);
+    } catch (InvocationTargetException e) {
+      // A compact constructor rejected the combination of values; report it where it was written.
+      Throwable cause = e.getCause();
+      report(node, path, cause.getMessage() != null ? cause.getMessage() : cause.toString());
+      return null;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot construct " + type.getName(), e);
+    }
+  }
+
+  private List<Object> bindList(YamlNode node, Type elementType, String path) {
+    if (!(node instanceof YamlNode.Sequence sequence)) {
+      report(node, path, "expected a list, was " + node.describe());
+      return null;
+    }
+    List<Object> out = new ArrayList<>();
+    for (int i = 0; i < sequence.items().size(); i++) {
+      out.add(bind(sequence.items().get(i), elementType, path + "[" + i + "]"));
+    }
+    return out;
+  }
+
+  private Map<String, Object> bindMap(YamlNode node, Type valueType, String path) {
+    if (!(node instanceof YamlNode.Mapping mapping)) {
+      report(node, path, "expected a mapping, was " + node.describe());
+      return null;
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (YamlNode.Entry entry : mapping.entries().values()) {
+      out.put(entry.key(), bind(entry.value(), valueType, child(path, entry.key())));
+    }
+    return out;
+  }
+
+  private Object bindScalar(YamlNode.Scalar scalar, Class<?> type, String path) {
+    String text = scalar.text();
+    if (type == String.class) {
+      return text;
+    }
+    if (type == int.class || type == Integer.class) {
+      try {
+        return Integer.valueOf(text.strip());
+      } catch (NumberFormatException e) {
+        report(scalar, path, "expected an integer, was " + scalar.describe());
+        return primitiveDefault(type);
+      }
+    }
+    if (type == long.class || type == Long.class) {
+      try {
+        return Long.valueOf(text.strip());
+      } catch (NumberFormatException e) {
+        report(scalar, path, "expected an integer, was " + scalar.describe());
+        return primitiveDefault(type);
+      }
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      String lower = text.strip().toLowerCase(Locale.ROOT);
+      if (lower.equals("true") || lower.equals("false")) {
+        return Boolean.valueOf(lower);
+      }
+      report(scalar, path, "expected true or false, was " + scalar.describe());
+      return primitiveDefault(type);
+    }
+    if (type == Duration.class) {
+      Optional<Duration> duration = parseDuration(text);
+      if (duration.isEmpty()) {
+        report(scalar, path, DURATION_HINT + scalar.describe());
+      }
+      return duration.orElse(null);
+    }
+    if (type == Path.class) {
+      try {
+        return Path.of(text);
+      } catch (InvalidPathException e) {
+        report(scalar, path, "expected a file path, was " + scalar.describe() + ": " + e.getReason());
+        return null;
+      }
+    }
+    if (type.isEnum()) {
+      for (Object constant : type.getEnumConstants()) {
+        Enum<?> e = (Enum<?>) constant;
+        if (e.name().equalsIgnoreCase(text.strip()) || e.toString().equalsIgnoreCase(text.strip())) {
+          return constant;
+        }
+      }
+      String allowed = Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
+      report(scalar, path, "expected one of " + allowed + ", was " + scalar.describe());
+      return null;
+    }
+    throw new IllegalArgumentException("StrictYaml cannot bind " + type.getName() + " at " + path);
+  }
+
+  private void report(YamlNode node, String path, String message) {
+    violations.add(Violation.error(RULE, source, location(node.line(), node.column(), path), message));
+  }
+
+  private static String location(int line, int column, String path) {
+    String at = "line " + line + ", column " + column;
+    return path.isEmpty() ? at : at + ": " + path;
+  }
+
+  private static String child(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private static String unknownKey(String key, java.util.Set<String> known) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : known) {
+      int d = distance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    // Close enough to be a typo: a third of the key's length, at most 3 edits.
+    if (best != null && bestDistance <= Math.max(1, Math.min(3, key.length() / 3))) {
+      return "unknown key '" + key + "' (did you mean '" + best + "'?)";
+    }
+    return "unknown key '" + key + "' (expected one of " + String.join(", ", known) + ")";
+  }
+
+  /** Edit distance counting a swap of neighbours as one edit ("prot" is one typo from "port"). */
+  private static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+
+  private static String scalarName(Class<?> type) {
+    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+      return "an integer";
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      return "true or false";
+    }
+    if (type == Duration.class) {
+      return "a duration";
+    }
+    if (type == Path.class) {
+      return "a file path";
+    }
+    if (type.isEnum()) {
+      return "one of " + Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
+    }
+    return "a string";
+  }
+
+  private static Object primitiveDefault(Class<?> type) {
+    if (type == int.class) {
+      return 0;
+    }
+    if (type == long.class) {
+      return 0L;
+    }
+    if (type == boolean.class) {
+      return false;
+    }
+    return null;
+  }
+
+  private static Class<?> rawClass(Type type) {
+    if (type instanceof Class<?> c) {
+      return c;
+    }
+    if (type instanceof ParameterizedType p) {
+      return (Class<?>) p.getRawType();
+    }
+    throw new IllegalArgumentException("StrictYaml cannot bind " + type);
+  }
+
+  private static Type typeArgument(Type type, int index) {
+    if (type instanceof ParameterizedType p) {
+      return p.getActualTypeArguments()[index];
+    }
+    throw new IllegalArgumentException("StrictYaml needs a parameterized " + type);
+  }
+}

@@ -1,0 +1,118 @@
+package io.signalbox.source.yaml;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.signalbox.validation.Violation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/** Reads YAML text into a located {@link YamlNode} tree, collecting syntax problems. */
+final class YamlReader {
+
+  private static final YAMLFactory FACTORY = YAMLFactory.builder()
+          // "key:" with nothing after it is null (absent), while "key: ''" stays an empty string.
+          .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+          .build();
+
+  private final String source;
+  private final List<Violation> violations;
+
+  YamlReader(String source, List<Violation> violations) {
+    this.source = source;
+    this.violations = violations;
+  }
+
+  /** The document's root, or null when the text is not valid YAML (a violation is recorded). */
+  YamlNode read(String text) {
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        // An empty file is an empty mapping: every setting takes its default.
+        return new YamlNode.Mapping(Map.of(), 1, 1);
+      }
+      YamlNode root = readValue(parser);
+      if (parser.nextToken() != null) {
+        JsonLocation at = parser.currentTokenLocation();
+        violations.add(violation(at.getLineNr(), at.getColumnNr(), "expected a single YAML document, found another"));
+        return null;
+      }
+      return root;
+    } catch (JacksonException e) {
+      if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
+        // SnakeYAML's own problem ("found unexpected end of stream") says more than Jackson's summary.
+        String context = yaml.getContext() == null ? "" : " (" + yaml.getContext() + ")";
+        violations.add(
+            violation(yaml.getProblemMark().getLine() + 1, yaml.getProblemMark().getColumn() + 1,
+                "YAML syntax error: " + firstLine(yaml.getProblem()) + context));
+        return null;
+      }
+      JsonLocation at = e.getLocation();
+      int line = at == null ? 0 : at.getLineNr();
+      int column = at == null ? 0 : at.getColumnNr();
+      violations.add(violation(line, column, "YAML syntax error: " + firstLine(e.getOriginalMessage())));
+      return null;
+    } catch (IOException e) {
+      // Reading from a String does no I/O; Jackson's signature forces the catch.
+      violations.add(violation(0, 0, "YAML could not be read: " + e.getMessage()));
+      return null;
+    }
+  }
+
+  private YamlNode readValue(JsonParser parser) throws IOException {
+    JsonLocation at = parser.currentTokenLocation();
+    int line = at.getLineNr();
+    int column = at.getColumnNr();
+    JsonToken token = parser.currentToken();
+    switch (token) {
+      case START_OBJECT -> {
+        Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          JsonLocation keyAt = parser.currentTokenLocation();
+          String key = parser.currentName();
+          parser.nextToken();
+          YamlNode value = readValue(parser);
+          YamlNode.Entry entry = new YamlNode.Entry(key, keyAt.getLineNr(), keyAt.getColumnNr(), value);
+          if (entries.putIfAbsent(key, entry) != null) {
+            // YAML forbids duplicate keys, and silently taking the last one hides typos.
+            violations.add(violation(entry.line(), entry.column(), "duplicate key '" + key + "'"));
+          }
+        }
+        return new YamlNode.Mapping(entries, line, column);
+      }
+      case START_ARRAY -> {
+        List<YamlNode> items = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          items.add(readValue(parser));
+        }
+        return new YamlNode.Sequence(items, line, column);
+      }
+      case VALUE_NULL -> {
+        return new YamlNode.Null(line, column);
+      }
+      default -> {
+        return new YamlNode.Scalar(parser.getText(), line, column);
+      }
+    }
+  }
+
+  private Violation violation(int line, int column, String message) {
+    return Violation.error(StrictYaml.RULE, source, "line " + line + ", column " + column, message);
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unreadable input";
+    }
+    String trimmed = message.strip();
+    int newline = trimmed.indexOf('\n');
+    return newline < 0 ? trimmed : trimmed.substring(0, newline).strip();
+  }
+}

@@ -1,0 +1,73 @@
+package io.signalbox.source.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.validation.Violation;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EndpointFileTest {
+
+  @Test
+  void readsTheDesignExample() {
+    Parsed<Map<String, List<EndpointSpec>>> parsed =
+        EndpointFile.parse(
+            """
+            clusters:
+              greeter:
+                - { address: 127.0.0.1, port: 50051, zone: a, weight: 1, state: READY }
+                - { address: 127.0.0.1, port: 50052, zone: b, weight: 1, state: DRAINING }
+            """,
+            "/etc/endpoints.yaml");
+
+    assertThat(parsed)
+        .isEqualTo(
+            Parsed.ok(
+                Map.of(
+                    "greeter",
+                    List.of(
+                        new EndpointSpec("127.0.0.1", 50051, "a", 1, 0, EndpointState.READY, "file:/etc/endpoints.yaml"),
+                        new EndpointSpec("127.0.0.1", 50052, "b", 1, 0, EndpointState.DRAINING, "file:/etc/endpoints.yaml")))));
+  }
+
+  @Test
+  void appliesDefaultsForWeightPriorityStateAndZone() {
+    Parsed<Map<String, List<EndpointSpec>>> parsed =
+        EndpointFile.parse("clusters:\n  web:\n    - { address: 10.0.0.1, port: 80 }\n", "e.yaml");
+
+    assertThat(parsed)
+        .isEqualTo(
+            Parsed.ok(Map.of("web", List.of(new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml")))));
+  }
+
+  @Test
+  void readsAnEmptyFileAndAnEmptyClusterAsNoEndpoints() {
+    assertThat(EndpointFile.parse("", "e.yaml")).isEqualTo(Parsed.ok(Map.of()));
+    assertThat(EndpointFile.parse("clusters:\n  web:\n", "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", List.of())));
+  }
+
+  @Test
+  void reportsUnknownKeysAndBadValuesWithLineNumbers() {
+    Parsed<Map<String, List<EndpointSpec>>> parsed =
+        EndpointFile.parse(
+            """
+            clusters:
+              web:
+                - { address: 10.0.0.1, prot: 80 }
+                - { address: 10.0.0.2, port: eighty, state: GONE }
+            extra: 1
+            """,
+            "e.yaml");
+
+    assertThat(parsed.violations().stream().map(Violation::toString))
+        .containsExactly(
+            "e.yaml: line 3, column 28: clusters.web[0].prot: unknown key 'prot' (did you mean 'port'?) [parse]",
+            "e.yaml: line 4, column 34: clusters.web[1].port: expected an integer, was 'eighty' [parse]",
+            "e.yaml: line 4, column 49: clusters.web[1].state: expected one of WARMING, READY, DEGRADED, DRAINING, EJECTED, was 'GONE' [parse]",
+            "e.yaml: line 5, column 1: extra: unknown key 'extra' (expected one of clusters) [parse]");
+  }
+}

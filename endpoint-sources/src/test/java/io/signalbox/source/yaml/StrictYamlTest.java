@@ -1,0 +1,186 @@
+package io.signalbox.source.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.signalbox.model.LbPolicy;
+import io.signalbox.validation.Violation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StrictYamlTest {
+
+  record Outlier(Integer consecutive5xx, Duration interval) {}
+
+  record Cluster(String name, LbPolicy lbPolicy, Duration connectTimeout, Outlier outlierDetection, int weight) {}
+
+  record Doc(List<Cluster> clusters, Map<String, List<Integer>> ports, Boolean enabled, Long size, Path file) {}
+
+  private static List<String> problems(Parsed<?> parsed) {
+    return parsed.violations().stream().map(Violation::toString).toList();
+  }
+
+  @Test
+  void bindsNestedRecordsListsMapsAndScalars() {
+    Parsed<Doc> parsed =
+        StrictYaml.parse(
+            """
+            clusters:
+              - name: a
+                lbPolicy: RING_HASH
+                connectTimeout: 250ms
+                outlierDetection: { consecutive5xx: 5, interval: 1.5s }
+                weight: 3
+            ports: { web: [80, "443"] }
+            enabled: true
+            size: 12345678901
+            file: ./x.yaml
+            """,
+            "f.yaml",
+            Doc.class);
+
+    assertThat(parsed)
+        .isEqualTo(
+            Parsed.ok(
+                new Doc(
+                    List.of(new Cluster("a", LbPolicy.RING_HASH, Duration.ofMillis(250),
+                        new Outlier(5, Duration.ofMillis(1500)), 3)),
+                    Map.of("web", List.of(80, 443)),
+                    true,
+                    12345678901L,
+                    Path.of("./x.yaml"))));
+  }
+
+  @Test
+  void missingKeysBindToNullAndPrimitivesToZero() {
+    Parsed<Doc> parsed = StrictYaml.parse("clusters: [ { name: a } ]\n", "f.yaml", Doc.class);
+
+    assertThat(parsed)
+        .isEqualTo(Parsed.ok(new Doc(List.of(new Cluster("a", null, null, null, 0)), null, null, null, null)));
+  }
+
+  @Test
+  void emptyDocumentIsAnEmptyMapping() {
+    assertThat(StrictYaml.parse("", "f.yaml", Doc.class)).isEqualTo(Parsed.ok(new Doc(null, null, null, null, null)));
+  }
+
+  @Test
+  void reportsUnknownKeyWithLineColumnPathAndSuggestion() {
+    Parsed<Doc> parsed =
+        StrictYaml.parse(
+            """
+            clusters:
+              - name: a
+                conectTimeout: 1s
+            """,
+            "f.yaml",
+            Doc.class);
+
+    assertThat(problems(parsed))
+        .containsExactly(
+            "f.yaml: line 3, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]");
+  }
+
+  @Test
+  void listsTheKnownKeysWhenNoneIsClose() {
+    Parsed<Outlier> parsed = StrictYaml.parse("zzz: 1\n", "f.yaml", Outlier.class);
+
+    assertThat(problems(parsed))
+        .containsExactly("f.yaml: line 1, column 1: zzz: unknown key 'zzz' (expected one of consecutive5xx, interval) [parse]");
+  }
+
+  @Test
+  void reportsEveryProblemAtOnceInFileOrder() {
+    Parsed<Doc> parsed =
+        StrictYaml.parse(
+            """
+            clusters:
+              - name: a
+                lbPolicy: ROUND
+                connectTimeout: fast
+                weight: abc
+                outlierDetection: [1]
+            ports: { web: [x] }
+            enabled: yes
+            size: 1.5
+            """,
+            "f.yaml",
+            Doc.class);
+
+    assertThat(problems(parsed))
+        .containsExactly(
+            "f.yaml: line 3, column 15: clusters[0].lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, was 'ROUND' [parse]",
+            "f.yaml: line 4, column 21: clusters[0].connectTimeout: expected a duration like 250ms, 1s, 2m, 1h, was 'fast' [parse]",
+            "f.yaml: line 5, column 13: clusters[0].weight: expected an integer, was 'abc' [parse]",
+            "f.yaml: line 6, column 23: clusters[0].outlierDetection: expected a mapping, was a list [parse]",
+            "f.yaml: line 7, column 16: ports.web[0]: expected an integer, was 'x' [parse]",
+            "f.yaml: line 8, column 10: enabled: expected true or false, was 'yes' [parse]",
+            "f.yaml: line 9, column 7: size: expected an integer, was '1.5' [parse]");
+  }
+
+  @Test
+  void reportsWrongShapes() {
+    Parsed<Doc> parsed = StrictYaml.parse("clusters: a\nenabled: { x: 1 }\n", "f.yaml", Doc.class);
+
+    assertThat(problems(parsed))
+        .containsExactly(
+            "f.yaml: line 1, column 11: clusters: expected a list, was 'a' [parse]",
+            "f.yaml: line 2, column 10: enabled: expected true or false, was a mapping [parse]");
+  }
+
+  @Test
+  void reportsDuplicateKeys() {
+    Parsed<Outlier> parsed = StrictYaml.parse("interval: 1s\ninterval: 2s\n", "f.yaml", Outlier.class);
+
+    assertThat(problems(parsed)).containsExactly("f.yaml: line 2, column 1: duplicate key 'interval' [parse]");
+  }
+
+  @Test
+  void reportsSyntaxErrorsWithTheirLine() {
+    Parsed<Doc> parsed = StrictYaml.parse("clusters:\n  - { name: a, \n", "f.yaml", Doc.class);
+
+    assertThat(problems(parsed))
+        .containsExactly(
+            "f.yaml: line 3, column 1: YAML syntax error: expected the node content, but found '<stream end>' (while parsing a flow node) [parse]");
+  }
+
+  @Test
+  void rejectsASecondDocument() {
+    Parsed<Outlier> parsed = StrictYaml.parse("interval: 1s\n---\ninterval: 2s\n", "f.yaml", Outlier.class);
+
+    assertThat(problems(parsed))
+        .containsExactly("f.yaml: line 3, column 1: expected a single YAML document, found another [parse]");
+  }
+
+  record Match(String prefix, String path) {}
+
+  @Test
+  void keepsQuotedEmptyStringsAndTreatsEmptyValuesAsAbsent() {
+    assertThat(StrictYaml.parse("prefix: \"\"\npath:\n", "f.yaml", Match.class))
+        .isEqualTo(Parsed.ok(new Match("", null)));
+  }
+
+  @Test
+  void matchesEnumsIgnoringCase() {
+    Parsed<Cluster> parsed = StrictYaml.parse("lbPolicy: least_request\n", "f.yaml", Cluster.class);
+
+    assertThat(parsed).isEqualTo(Parsed.ok(new Cluster(null, LbPolicy.LEAST_REQUEST, null, null, 0)));
+  }
+
+  @Test
+  void readsDurationsInEveryUnit() {
+    assertThat(StrictYaml.parseDuration("250ms")).contains(Duration.ofMillis(250));
+    assertThat(StrictYaml.parseDuration("1s")).contains(Duration.ofSeconds(1));
+    assertThat(StrictYaml.parseDuration("1.5s")).contains(Duration.ofMillis(1500));
+    assertThat(StrictYaml.parseDuration("2m")).contains(Duration.ofMinutes(2));
+    assertThat(StrictYaml.parseDuration("1h")).contains(Duration.ofHours(1));
+    assertThat(StrictYaml.parseDuration("0s")).contains(Duration.ZERO);
+    assertThat(StrictYaml.parseDuration("0")).contains(Duration.ZERO);
+    assertThat(StrictYaml.parseDuration("5")).isEmpty();
+    assertThat(StrictYaml.parseDuration("-1s")).isEmpty();
+    assertThat(StrictYaml.parseDuration("1d")).isEmpty();
+    assertThat(StrictYaml.parseDuration("fast")).isEmpty();
+  }
+}
