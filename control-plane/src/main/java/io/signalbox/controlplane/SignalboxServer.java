@@ -15,7 +15,7 @@ import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
-import io.signalbox.store.Stores;
+import io.signalbox.store.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import io.signalbox.validation.Violation;
@@ -61,8 +61,7 @@ public final class SignalboxServer implements AutoCloseable {
 
   public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock) {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    SnapshotStore store = Stores.open(storeTarget.url(), storeTarget.dataDir(), storeTarget.user(),
-        storeTarget.password());
+    SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), clock, meters);
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
@@ -88,6 +87,13 @@ public final class SignalboxServer implements AutoCloseable {
     AdminServer admin = AdminServer.start(config.admin().address(), config.admin().port(), reconciler, xds, store,
         reload, meters);
     return new SignalboxServer(configFile, store, xds, reconciler, sources, configWatch, admin);
+  }
+
+  private static SnapshotStore openStore(StoreTarget target, Clock clock) {
+    if ("memory".equals(target.url())) {
+      return new InMemorySnapshotStore(clock);
+    }
+    throw new IllegalArgumentException("store.url '" + target.url() + "' is not supported yet");
   }
 
   /** Re-reads the config file; an invalid file changes nothing and is reported. */

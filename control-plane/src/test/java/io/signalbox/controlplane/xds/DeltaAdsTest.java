@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.xds;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.google.rpc.Status;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
@@ -68,6 +69,7 @@ class DeltaAdsTest {
 
     client.send(request(EDS).addResourceNamesUnsubscribe("a").build());
     // Unsubscribing needs no answer; a change to a must not reach the client any more.
+    await().until(() -> server.clients().get(0).types().get(EDS).subscribed() == 1);
     server.publish(resources.with("a", List.of(11), "b", List.of(22), "c", List.of(3)));
     DeltaDiscoveryResponse third = client.next();
     assertThat(names(third)).containsExactly("b");
