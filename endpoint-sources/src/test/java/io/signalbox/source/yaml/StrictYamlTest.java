@@ -162,6 +162,22 @@ class StrictYamlTest {
         .isEqualTo(Parsed.ok(new Match("", null)));
   }
 
+  record Text(String a, String b, String c, String d) {}
+
+  @Test
+  void keepsScalarsThatLookLikeNumbersAsWrittenForStrings() {
+    assertThat(StrictYaml.parse("a: 0123\nb: 1e3\nc: 10.0.0.1\nd: true\n", "f.yaml", Text.class))
+        .isEqualTo(Parsed.ok(new Text("0123", "1e3", "10.0.0.1", "true")));
+  }
+
+  @Test
+  void rejectsAliasesRatherThanBindingTheirName() {
+    Parsed<Text> parsed = StrictYaml.parse("a: &x hello\nb: *x\n", "f.yaml", Text.class);
+
+    assertThat(problems(parsed))
+        .containsExactly("f.yaml: line 2, column 4: YAML aliases are not supported, write the value out (found '*x') [parse]");
+  }
+
   @Test
   void matchesEnumsIgnoringCase() {
     Parsed<Cluster> parsed = StrictYaml.parse("lbPolicy: least_request\n", "f.yaml", Cluster.class);
