@@ -131,6 +131,13 @@ class StrictYamlTest {
   }
 
   @Test
+  void reportsEmptyListItems() {
+    Parsed<Doc> parsed = StrictYaml.parse("clusters:\n  - name: a\n  -\n", "f.yaml", Doc.class);
+
+    assertThat(problems(parsed)).containsExactly("f.yaml: line 3, column 4: clusters[1]: expected a list item, was null [parse]");
+  }
+
+  @Test
   void reportsDuplicateKeys() {
     Parsed<Outlier> parsed = StrictYaml.parse("interval: 1s\ninterval: 2s\n", "f.yaml", Outlier.class);
 
