@@ -50,9 +50,6 @@ public final class EndpointFile {
       List<EndpointSpec> endpoints = new ArrayList<>();
       if (entries != null) {
         for (Entry e : entries) {
-          if (e == null) {
-            continue;
-          }
           endpoints.add(
               new EndpointSpec(
                   e.address(),

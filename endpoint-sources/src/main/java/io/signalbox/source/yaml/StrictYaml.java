@@ -165,7 +165,13 @@ public final class StrictYaml {
     }
     List<Object> out = new ArrayList<>();
     for (int i = 0; i < sequence.items().size(); i++) {
-      out.add(bind(sequence.items().get(i), elementType, path + "[" + i + "]"));
+      YamlNode item = sequence.items().get(i);
+      if (item instanceof YamlNode.Null) {
+        // A stray "-" is a mistake, and records' List.copyOf would choke on the null.
+        report(item, path + "[" + i + "]", "expected a list item, was null");
+        continue;
+      }
+      out.add(bind(item, elementType, path + "[" + i + "]"));
     }
     return out;
   }

@@ -71,6 +71,12 @@ final class YamlReader {
     int line = at.getLineNr();
     int column = at.getColumnNr();
     JsonToken token = parser.currentToken();
+    if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+      // Jackson hands an alias over as its bare name, which would silently bind "*x" as "x".
+      violations.add(
+          violation(line, column, "YAML aliases are not supported, write the value out (found '*" + parser.getText() + "')"));
+      return new YamlNode.Null(line, column);
+    }
     switch (token) {
       case START_OBJECT -> {
         Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();

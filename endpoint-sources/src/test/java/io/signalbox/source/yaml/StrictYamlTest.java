@@ -131,6 +131,13 @@ class StrictYamlTest {
   }
 
   @Test
+  void reportsEmptyListItems() {
+    Parsed<Doc> parsed = StrictYaml.parse("clusters:\n  - name: a\n  -\n", "f.yaml", Doc.class);
+
+    assertThat(problems(parsed)).containsExactly("f.yaml: line 3, column 4: clusters[1]: expected a list item, was null [parse]");
+  }
+
+  @Test
   void reportsDuplicateKeys() {
     Parsed<Outlier> parsed = StrictYaml.parse("interval: 1s\ninterval: 2s\n", "f.yaml", Outlier.class);
 
@@ -160,6 +167,22 @@ class StrictYamlTest {
   void keepsQuotedEmptyStringsAndTreatsEmptyValuesAsAbsent() {
     assertThat(StrictYaml.parse("prefix: \"\"\npath:\n", "f.yaml", Match.class))
         .isEqualTo(Parsed.ok(new Match("", null)));
+  }
+
+  record Text(String a, String b, String c, String d) {}
+
+  @Test
+  void keepsScalarsThatLookLikeNumbersAsWrittenForStrings() {
+    assertThat(StrictYaml.parse("a: 0123\nb: 1e3\nc: 10.0.0.1\nd: true\n", "f.yaml", Text.class))
+        .isEqualTo(Parsed.ok(new Text("0123", "1e3", "10.0.0.1", "true")));
+  }
+
+  @Test
+  void rejectsAliasesRatherThanBindingTheirName() {
+    Parsed<Text> parsed = StrictYaml.parse("a: &x hello\nb: *x\n", "f.yaml", Text.class);
+
+    assertThat(problems(parsed))
+        .containsExactly("f.yaml: line 2, column 4: YAML aliases are not supported, write the value out (found '*x') [parse]");
   }
 
   @Test
