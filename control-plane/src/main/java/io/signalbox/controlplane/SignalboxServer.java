@@ -4,6 +4,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminServer;
 import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.RolloutSettings;
+import io.signalbox.controlplane.rollout.RolloutController;
+import io.signalbox.controlplane.rollout.RolloutPolicy;
+import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
@@ -36,21 +40,24 @@ import org.slf4j.LoggerFactory;
 public final class SignalboxServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
+  private static final java.time.Duration ROLLOUT_CHECK = java.time.Duration.ofMillis(200);
 
   private final Path configFile;
   private final SnapshotStore store;
   private final AdsServer xds;
   private final Reconciler reconciler;
+  private final RolloutController rollout;
   private final List<EndpointSource> sources;
   private final WatchedFile configWatch;
   private final AdminServer admin;
 
   private SignalboxServer(Path configFile, SnapshotStore store, AdsServer xds, Reconciler reconciler,
-      List<EndpointSource> sources, WatchedFile configWatch, AdminServer admin) {
+      RolloutController rollout, List<EndpointSource> sources, WatchedFile configWatch, AdminServer admin) {
     this.configFile = configFile;
     this.store = store;
     this.xds = xds;
     this.reconciler = reconciler;
+    this.rollout = rollout;
     this.sources = sources;
     this.configWatch = configWatch;
     this.admin = admin;
@@ -63,11 +70,15 @@ public final class SignalboxServer implements AutoCloseable {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
-    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), clock, meters);
+    RolloutPolicy rollout = rolloutPolicy(config.rollout());
+    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
     Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
-        envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(), meters);
+        envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),
+        !rollout.waves().waves().isEmpty(), meters);
     reconciler.start(restored);
+    RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
+    rolloutController.start(ROLLOUT_CHECK);
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
@@ -86,7 +97,14 @@ public final class SignalboxServer implements AutoCloseable {
     }
     AdminServer admin = AdminServer.start(config.admin().address(), config.admin().port(), reconciler, xds, store,
         reload, meters);
-    return new SignalboxServer(configFile, store, xds, reconciler, sources, configWatch, admin);
+    return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, sources, configWatch, admin);
+  }
+
+  static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
+    List<Waves.Wave> waves = settings.waves().stream()
+        .map(w -> new Waves.Wave(w.name(), java.util.Set.copyOf(w.nodeClusters()), w.metadata(), w.bake()))
+        .toList();
+    return new RolloutPolicy(new Waves(waves), settings.settle(), settings.rollbackOnNack());
   }
 
   private static SnapshotStore openStore(StoreTarget target, Clock clock) {
@@ -138,6 +156,7 @@ public final class SignalboxServer implements AutoCloseable {
     admin.close();
     configWatch.close();
     sources.forEach(EndpointSource::close);
+    rollout.close();
     reconciler.close();
     xds.close();
     store.close();

@@ -23,6 +23,7 @@ public record SignalboxConfig(
     StoreSettings store,
     SourcesSettings sources,
     ReconcileSettings reconcile,
+    RolloutSettings rollout,
     ClusterSpec clusterDefaults,
     List<ListenerSpec> listeners,
     List<RouteConfigSpec> routeConfigs,
@@ -35,6 +36,7 @@ public record SignalboxConfig(
     store = store == null ? StoreSettings.defaults() : store;
     sources = sources == null ? SourcesSettings.defaults() : sources;
     reconcile = reconcile == null ? ReconcileSettings.defaults() : reconcile;
+    rollout = rollout == null ? RolloutSettings.defaults() : rollout;
     clusterDefaults = clusterDefaults == null ? ClusterSpec.named(null) : clusterDefaults;
     listeners = listeners == null ? List.of() : List.copyOf(listeners);
     routeConfigs = routeConfigs == null ? List.of() : List.copyOf(routeConfigs);
@@ -43,11 +45,16 @@ public record SignalboxConfig(
 
   /**
    * What Signalbox should serve given these declarations and the sources' merged endpoints:
-   * declared clusters with {@code clusterDefaults} filled in. Clusters that only a source knows are
-   * the reconciler's to add (see {@link #clusterFor}).
+   * declared clusters with {@code clusterDefaults} filled in, plus every cluster that only a source
+   * knows, built from {@code clusterDefaults} alone (DESIGN §6 "Clusters").
    */
   public DesiredState desiredState(Map<String, List<EndpointSpec>> endpoints) {
-    List<ClusterSpec> effective = clusters.stream().map(c -> c.withDefaults(clusterDefaults)).toList();
+    List<ClusterSpec> effective = new java.util.ArrayList<>(
+        clusters.stream().map(c -> c.withDefaults(clusterDefaults)).toList());
+    java.util.Set<String> declared = new java.util.HashSet<>();
+    clusters.forEach(c -> declared.add(c.name()));
+    endpoints.keySet().stream().filter(name -> !declared.contains(name)).sorted()
+        .forEach(name -> effective.add(clusterFor(name)));
     return new DesiredState(configSource, listeners, routeConfigs, effective, endpoints);
   }
 

@@ -56,6 +56,11 @@ public final class Reconciler implements AutoCloseable {
   private final Duration maxDelay;
   private final MeterRegistry meters;
   private final SnapshotBuilder builder = new SnapshotBuilder();
+  private final boolean staged;
+  private final Quarantine quarantine = new Quarantine();
+  private final EpochHistory history;
+  private volatile boolean frozen;
+  private volatile long lastSafeEpoch;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -81,6 +86,17 @@ public final class Reconciler implements AutoCloseable {
 
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
+    this(clock, store, xds, validator, translator, resourceCheck, debounce, maxDelay, false, meters);
+  }
+
+  /**
+   * @param staged release new epochs to the first rollout wave only; a {@code RolloutController}
+   *     moves them on
+   */
+  public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
+      ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, boolean staged, MeterRegistry meters) {
+    this.staged = staged;
+    this.history = new EpochHistory(store);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -104,6 +120,7 @@ public final class Reconciler implements AutoCloseable {
   public void start(Snapshot restored) {
     if (restored != null) {
       published = restored;
+      history.remember(restored);
       xds.publish(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
@@ -135,8 +152,8 @@ public final class Reconciler implements AutoCloseable {
     Map<String, SourceHealth> health = new TreeMap<>();
     sources.forEach((id, s) -> health.put(id, s.health()));
     Snapshot p = published;
-    return new ReconcileStatus(p == null ? 0 : p.epoch(), 0, false, storeAvailable, pendingPublish, lastRejection,
-        health);
+    return new ReconcileStatus(p == null ? 0 : p.epoch(), lastSafeEpoch, frozen, storeAvailable, pendingPublish,
+        lastRejection, health);
   }
 
   /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
@@ -221,7 +238,7 @@ public final class Reconciler implements AutoCloseable {
     }
     verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     Snapshot parent = published;
-    List<TranslatedResource> translated = translator.translate(desired);
+    List<TranslatedResource> translated = quarantine.apply(translator.translate(desired), desired, history::get);
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
     List<Violation> envoyErrors = checkChanged(candidate, translated);
     if (!envoyErrors.isEmpty()) {
@@ -231,6 +248,12 @@ public final class Reconciler implements AutoCloseable {
     if (candidate.sameContentAs(parent)) {
       log.debug("{}: content unchanged, no new epoch", cause);
       pendingPublish = false;
+      return;
+    }
+    if (frozen) {
+      // Validated and recorded above; held until unfreeze.
+      pendingPublish = true;
+      log.info("frozen: {} validated but not published; still serving epoch {}", cause, epochOf(parent));
       return;
     }
     Snapshot snapshot;
@@ -251,8 +274,13 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     storeUp();
-    xds.publish(snapshot);
+    if (staged) {
+      xds.release(0, snapshot);
+    } else {
+      xds.publish(snapshot);
+    }
     published = snapshot;
+    history.remember(snapshot);
     markSuperseded(parent);
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
@@ -341,6 +369,90 @@ public final class Reconciler implements AutoCloseable {
           .ifPresent(r -> store.setStatus(parent.epoch(), EpochStatus.SUPERSEDED, "replaced by a newer epoch"));
     } catch (StoreUnavailableException e) {
       storeDown(e);
+    }
+  }
+
+  /** The controller's verdict: the newest epoch the whole fleet holds with no NACK. */
+  public void lastSafe(long epoch) {
+    lastSafeEpoch = Math.max(lastSafeEpoch, epoch);
+  }
+
+  /**
+   * Epoch {@code epoch} drew a NACK: it becomes REJECTED with the client's words, and the next
+   * epoch restores each rejected resource from the last safe epoch while the rest of the desired
+   * state still holds. The rejected input stays quarantined until it changes again.
+   *
+   * @param rejected type -> resource name -> the rejected version
+   */
+  public void rejectEpoch(long epoch, Map<XdsType, Map<String, String>> rejected, String reason) {
+    long restoreFrom = lastSafeEpoch;
+    rejected.forEach((type, resources) -> resources.forEach((name, version) ->
+        quarantine.hold(type, name, version, restoreFrom, "epoch " + epoch + " rejected: " + reason)));
+    try {
+      store.setStatus(epoch, EpochStatus.REJECTED, reason);
+      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), "signalbox", "rollback", "epoch " + epoch,
+          "NACKed; restoring " + rejected.values().stream().mapToInt(Map::size).sum()
+              + " resource(s) from epoch " + restoreFrom + ": " + reason));
+    } catch (StoreUnavailableException e) {
+      log.warn("could not record the rejection of epoch {}: {}", epoch, e.getMessage());
+    }
+    meters.counter("signalbox_rollbacks").increment();
+    log.warn("epoch {} rejected ({}); rolling back {} to epoch {}", epoch, reason, rejected, restoreFrom);
+    signal("rollback of epoch " + epoch);
+  }
+
+  /**
+   * Operator rollback: listeners, route configs and clusters go back to {@code epoch}'s versions
+   * in a new epoch (epochs never go backwards), and stay there until their input changes again.
+   * Endpoints keep following the sources, so nothing drained or removed comes back.
+   *
+   * @return false if there is no such epoch
+   */
+  public boolean rollbackTo(long epoch, String actor, String reason) {
+    Snapshot target = history.get(epoch);
+    Snapshot current = published;
+    if (target == null || current == null) {
+      return false;
+    }
+    int held = 0;
+    for (XdsType type : List.of(XdsType.CLUSTER, XdsType.LISTENER, XdsType.ROUTE)) {
+      for (var r : current.resources(type).byName().values()) {
+        var old = target.resources(type).get(r.name());
+        if (old != null && !old.version().equals(r.version())) {
+          quarantine.hold(type, r.name(), r.version(), epoch, "rollback to epoch " + epoch + " by " + actor);
+          held++;
+        }
+      }
+    }
+    try {
+      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), actor, "rollback", "epoch " + epoch,
+          reason + " (" + held + " resource(s) restored)"));
+    } catch (StoreUnavailableException e) {
+      log.warn("could not audit the rollback: {}", e.getMessage());
+    }
+    signal("rollback to epoch " + epoch + " by " + actor);
+    return true;
+  }
+
+  /** Holds the current configuration: inputs are still validated and recorded, nothing is published. */
+  public void freeze(String actor, String reason) {
+    frozen = true;
+    auditQuietly(actor, "freeze", reason);
+    log.warn("frozen by {}: {}", actor, reason);
+  }
+
+  public void unfreeze(String actor, String reason) {
+    frozen = false;
+    auditQuietly(actor, "unfreeze", reason);
+    log.warn("unfrozen by {}: {}", actor, reason);
+    signal("unfreeze");
+  }
+
+  private void auditQuietly(String actor, String action, String reason) {
+    try {
+      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), actor, action, "epochs", reason));
+    } catch (StoreUnavailableException e) {
+      log.warn("could not audit {}: {}", action, e.getMessage());
     }
   }
 

@@ -77,6 +77,11 @@ public final class SnapshotBuilder {
         tr.references());
   }
 
+  /** The version a resource with this content has: hex SHA-256 of its deterministic serialization. */
+  public static String versionOf(Message message) {
+    return sha256(serialize(message));
+  }
+
   static byte[] serialize(Message message) {
     byte[] bytes = new byte[message.getSerializedSize()];
     CodedOutputStream out = CodedOutputStream.newInstance(bytes);

@@ -47,6 +47,11 @@ public final class AdsServer implements XdsServer {
 
   /** Binds and starts an ADS server on {@code address:port} (port 0 picks a free one). */
   public static AdsServer start(String address, int port, Clock clock, MeterRegistry meters) {
+    return start(address, port, Waves.NONE, clock, meters);
+  }
+
+  /** As above, releasing epochs wave by wave ({@link #release}). */
+  public static AdsServer start(String address, int port, Waves waves, Clock clock, MeterRegistry meters) {
     AtomicInteger threads = new AtomicInteger();
     ExecutorService sendPool = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
@@ -55,8 +60,8 @@ public final class AdsServer implements XdsServer {
           return t;
         });
     SnapshotWatcher[] watcherRef = new SnapshotWatcher[1];
-    StreamTracker tracker = new StreamTracker(clock, () -> watcherRef[0].current(), meters);
-    SnapshotWatcher watcher = new SnapshotWatcher(tracker, clock);
+    StreamTracker tracker = new StreamTracker(clock, waves, wave -> watcherRef[0].releasedTo(wave), meters);
+    SnapshotWatcher watcher = new SnapshotWatcher(tracker, clock, waves.count());
     watcherRef[0] = watcher;
     V3DiscoveryServer discovery = new V3DiscoveryServer(
         List.of(tracker),
@@ -91,6 +96,16 @@ public final class AdsServer implements XdsServer {
   @Override
   public void publish(Snapshot snapshot) {
     watcher.publish(snapshot);
+  }
+
+  @Override
+  public void release(int wave, Snapshot snapshot) {
+    watcher.release(wave, snapshot);
+  }
+
+  @Override
+  public Snapshot releasedTo(int wave) {
+    return watcher.releasedTo(wave);
   }
 
   @Override

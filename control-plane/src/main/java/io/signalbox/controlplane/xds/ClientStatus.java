@@ -1,30 +1,47 @@
 package io.signalbox.controlplane.xds;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
 /**
  * What Signalbox knows about one connected client stream, keyed by xDS type URL.
  *
+ * @param wave the rollout wave this client is in
  * @param epoch the newest epoch this client fully holds: the lowest {@code syncedEpoch} of its types
+ * @param lastConvergence how long the client took to hold its newest epoch, from the epoch's creation
  */
 public record ClientStatus(
     String nodeId,
     String nodeCluster,
     String zone,
     String userAgent,
+    String region,
     long streamId,
     boolean delta,
     Instant connectedAt,
+    String wave,
     long epoch,
+    Duration lastConvergence,
     Map<String, TypeStatus> types) {
 
-  static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, Map<String, TypeStatus> types) {
+  static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, String wave,
+      Duration lastConvergence, Map<String, TypeStatus> types) {
     String agent = node.getUserAgentName()
         + (node.hasUserAgentVersion() ? " " + node.getUserAgentVersion() : "");
     long epoch = types.values().stream().mapToLong(TypeStatus::syncedEpoch).min().orElse(0);
     return new ClientStatus(node.getId(), node.getCluster(), node.getLocality().getZone(), agent.trim(),
-        streamId, delta, connectedAt, epoch, Map.copyOf(types));
+        node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+  }
+
+  /** The most recent NACK of any type that concerns {@code snapshotEpoch}, if any. */
+  public NackStatus nackOf(long snapshotEpoch) {
+    for (TypeStatus t : types.values()) {
+      if (t.nack() != null && t.nack().snapshotEpoch() == snapshotEpoch) {
+        return t.nack();
+      }
+    }
+    return null;
   }
 }

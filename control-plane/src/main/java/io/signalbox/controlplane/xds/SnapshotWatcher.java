@@ -24,27 +24,59 @@ final class SnapshotWatcher implements ConfigWatcher {
 
   private final StreamTracker tracker;
   private final Clock clock;
-  private volatile Snapshot current;
+  // The snapshot released to each wave; replaced whole (copy on write) under `this`.
+  private volatile Snapshot[] released;
 
-  SnapshotWatcher(StreamTracker tracker, Clock clock) {
+  SnapshotWatcher(StreamTracker tracker, Clock clock, int waves) {
     this.tracker = tracker;
     this.clock = clock;
+    this.released = new Snapshot[waves];
   }
 
+  /** The newest snapshot released to any wave. */
   Snapshot current() {
-    return current;
+    Snapshot newest = null;
+    for (Snapshot s : released) {
+      if (s != null && (newest == null || s.epoch() > newest.epoch())) {
+        newest = s;
+      }
+    }
+    return newest;
   }
 
-  /** Makes {@code snapshot} current and answers every open watch it changes, stream by stream. */
+  Snapshot releasedTo(int wave) {
+    return released[wave];
+  }
+
+  /** Releases {@code snapshot} to every wave at once. */
   void publish(Snapshot snapshot) {
-    Snapshot previous = current;
-    if (previous != null && snapshot.epoch() <= previous.epoch()) {
-      throw new IllegalArgumentException(
-          "epoch " + snapshot.epoch() + " is not newer than the current epoch " + previous.epoch());
+    for (int wave = 0; wave < released.length; wave++) {
+      release(wave, snapshot);
     }
-    current = snapshot;
+  }
+
+  /**
+   * Makes {@code snapshot} current for one wave and answers every open watch of that wave's
+   * streams it changes. A wave never moves to an older or equal epoch.
+   */
+  void release(int wave, Snapshot snapshot) {
+    synchronized (this) {
+      Snapshot previous = released[wave];
+      if (previous != null && snapshot.epoch() <= previous.epoch()) {
+        if (snapshot.epoch() == previous.epoch()) {
+          return;
+        }
+        throw new IllegalArgumentException("epoch " + snapshot.epoch() + " is not newer than epoch "
+            + previous.epoch() + " already released to wave " + wave);
+      }
+      Snapshot[] next = released.clone();
+      next[wave] = snapshot;
+      released = next;
+    }
     for (XdsStream stream : tracker.streams()) {
-      stream.flush(snapshot, clock.instant());
+      if (stream.wave() == wave) {
+        stream.flush(snapshot, clock.instant());
+      }
     }
   }
 
@@ -55,7 +87,7 @@ final class SnapshotWatcher implements ConfigWatcher {
     XdsStream stream = tracker.claim(request.v3Request());
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     if (type != null) {
-      stream.watch(type, watch, current, clock.instant());
+      stream.watch(type, watch, released[stream.wave()], clock.instant());
     }
     // Types Signalbox does not serve (secrets, runtime) get a watch that is never answered.
     return watch;
@@ -70,7 +102,7 @@ final class SnapshotWatcher implements ConfigWatcher {
     XdsStream stream = tracker.claim(request.v3Request());
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     if (type != null) {
-      stream.watch(type, watch, current, clock.instant());
+      stream.watch(type, watch, released[stream.wave()], clock.instant());
     }
     return watch;
   }

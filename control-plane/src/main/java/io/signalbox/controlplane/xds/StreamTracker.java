@@ -12,7 +12,8 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,12 +35,14 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   // watcher a few frames later on the same thread.
   private final ThreadLocal<XdsStream> handling = new ThreadLocal<>();
   private final Clock clock;
-  private final Supplier<io.signalbox.controlplane.snapshot.Snapshot> current;
+  private final IntFunction<Snapshot> releasedTo;
+  private final Waves waves;
   private final MeterRegistry meters;
 
-  StreamTracker(Clock clock, Supplier<io.signalbox.controlplane.snapshot.Snapshot> current, MeterRegistry meters) {
+  StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this.clock = clock;
-    this.current = current;
+    this.waves = waves;
+    this.releasedTo = releasedTo;
     this.meters = meters;
   }
 
@@ -105,7 +108,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
           answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
         }
         sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
-            request.getInitialResourceVersionsMap(), current.get());
+            request.getInitialResourceVersionsMap(), releasedTo.apply(stream.wave()));
       }
     }
     handling.set(stream);
@@ -166,7 +169,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private XdsStream stream(long streamId, boolean delta) {
     return streams.computeIfAbsent(streamId, id -> {
       log.info("xDS stream {} opened ({})", id, delta ? "delta" : "state of the world");
-      return new XdsStream(id, delta, clock.instant());
+      return new XdsStream(id, delta, clock.instant(), waves);
     });
   }
 }

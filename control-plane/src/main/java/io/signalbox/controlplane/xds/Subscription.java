@@ -58,6 +58,11 @@ final class Subscription {
   private final Map<String, XdsResource> sent = new HashMap<>();
   private final Map<String, XdsResource> held = new HashMap<>();
   private final Map<String, String> rejected = new HashMap<>();
+  // Names of a NACKed response, and the snapshot it came from: the next newer epoch re-sends them
+  // even if the client already holds that version, so the client ACKs the new epoch and its
+  // acked version says where it is (a rollback restores what it still holds).
+  private final Set<String> resync = new HashSet<>();
+  private long resyncAfterEpoch;
   private boolean initialized;
   private boolean everResponded;
   private int adjusted;
@@ -175,15 +180,19 @@ final class Subscription {
   void nack(String message, Instant now) {
     Pending p = pending;
     pending = null;
+    Map<String, String> culprits = new TreeMap<>();
     for (XdsResource r : p.resources.values()) {
       XdsResource h = held.get(r.name());
       if (h == null || !h.version().equals(r.version())) {
         rejected.put(r.name(), r.version());
+        culprits.put(r.name(), r.version());
       }
     }
     sent.clear();
     sent.putAll(held);
-    lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now);
+    resync.addAll(p.resources.keySet());
+    resyncAfterEpoch = p.epoch;
+    lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now, culprits);
     nacks++;
   }
 
@@ -223,15 +232,16 @@ final class Subscription {
 
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
     List<String> removed = new ArrayList<>();
+    boolean resyncing = !resync.isEmpty() && snapshot.epoch() > resyncAfterEpoch;
     if (!delta && type.fullStateInSotw()) {
-      if (everResponded && sameVersions(target, sent)) {
+      if (everResponded && sameVersions(target, sent) && !resyncing) {
         return synced(snapshot);
       }
       toSend.putAll(target);
     } else {
       target.forEach((name, r) -> {
         XdsResource s = sent.get(name);
-        if (s == null || !s.version().equals(r.version())) {
+        if (s == null || !s.version().equals(r.version()) || resyncing && resync.contains(name)) {
           toSend.put(name, r);
         }
       });
@@ -248,6 +258,9 @@ final class Subscription {
       }
     }
 
+    if (resyncing) {
+      resync.clear();
+    }
     String version = delta ? Long.toString(snapshot.epoch()) : current.version();
     if (adjustedOffer && !delta) {
       // The offer differs from the snapshot's for this client: never reuse a version string for

@@ -18,7 +18,16 @@ public interface XdsServer extends AutoCloseable {
    */
   void publish(Snapshot snapshot);
 
-  /** The snapshot clients are being served, or null before the first publish. */
+  /**
+   * Releases {@code snapshot} to one rollout wave only (see {@link Waves}); {@link #publish}
+   * releases to all. A wave never moves to an older epoch.
+   */
+  void release(int wave, Snapshot snapshot);
+
+  /** What wave {@code wave} is being served, or null before anything was released to it. */
+  Snapshot releasedTo(int wave);
+
+  /** The newest snapshot released to any wave, or null before the first publish. */
   Snapshot current();
 
   /** Every connected client stream. */

@@ -32,11 +32,21 @@ final class XdsStream {
   private final Map<XdsType, DeltaWatch> deltaWatches = new EnumMap<>(XdsType.class);
   /** The request whose watch the library is about to create (see {@link StreamTracker}). */
   Object lastRequest;
+  private final Waves waves;
+  private int wave;
+  private long convergedEpoch;
+  private java.time.Duration lastConvergence;
 
-  XdsStream(long id, boolean delta, Instant connectedAt) {
+  XdsStream(long id, boolean delta, Instant connectedAt, Waves waves) {
     this.id = id;
     this.delta = delta;
     this.connectedAt = connectedAt;
+    this.waves = waves;
+    this.wave = waves.count() - 1;
+  }
+
+  synchronized int wave() {
+    return wave;
   }
 
   synchronized Node node() {
@@ -47,6 +57,7 @@ final class XdsStream {
     // Envoy sends the node only on the first request of a stream.
     if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
       node = requestNode;
+      wave = waves.waveOf(requestNode);
     }
   }
 
@@ -73,6 +84,26 @@ final class XdsStream {
    * client learns about a cluster before a route that names it.
    */
   synchronized void flush(Snapshot snapshot, Instant now) {
+    try {
+      flushTypes(snapshot, now);
+    } finally {
+      noteConvergence(snapshot, now);
+    }
+  }
+
+  /**
+   * Once every type this client holds is at {@code snapshot}'s epoch, records how long it took
+   * from the epoch's creation: the client's convergence time for that epoch.
+   */
+  private void noteConvergence(Snapshot snapshot, Instant now) {
+    long epoch = subscriptions.values().stream().mapToLong(s -> s.syncedEpoch).min().orElse(0);
+    if (epoch > convergedEpoch && epoch == snapshot.epoch()) {
+      convergedEpoch = epoch;
+      lastConvergence = java.time.Duration.between(snapshot.createdAt(), now);
+    }
+  }
+
+  private void flushTypes(Snapshot snapshot, Instant now) {
     for (XdsType type : XdsType.ORDERED) {
       Subscription sub = subscriptions.get(type);
       if (sub == null) {
@@ -141,6 +172,6 @@ final class XdsStream {
         types.put(t.typeUrl(), TypeStatus.of(s));
       }
     }
-    return ClientStatus.of(id, delta, connectedAt, node, types);
+    return ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
   }
 }

@@ -49,8 +49,13 @@ final class Workspace {
   }
 
   static String config(int xdsPort, String lbPolicy) {
+    return config(xdsPort, lbPolicy, "{ settle: 1s }");
+  }
+
+  static String config(int xdsPort, String lbPolicy, String rollout) {
     return """
         xds: { port: %d }
+        rollout: %s
         admin: { port: 0 }
         store: { url: memory }
         sources:
@@ -72,6 +77,6 @@ final class Workspace {
           - name: greeter
             lbPolicy: %s
             connectTimeout: 1s
-        """.formatted(xdsPort, lbPolicy);
+        """.formatted(xdsPort, rollout, lbPolicy);
   }
 }

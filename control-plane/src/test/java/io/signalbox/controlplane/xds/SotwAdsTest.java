@@ -83,12 +83,15 @@ class SotwAdsTest {
         .setResponseNonce(bad.getNonce()).addAllResourceNames(List.of("a", "b"))
         .setErrorDetail(Status.newBuilder().setCode(3).setMessage("a is bad")).build());
     await().until(() -> nack(EDS) != null);
-    // A later epoch that changes only b: the client gets b, and not the version of a it rejected.
+    // A later epoch that changes only b: the client gets b, and a again at the version it holds (so
+    // that it ACKs the new epoch) — never the version of a it rejected.
     server.publish(resources.with("a", List.of(1002), "b", List.of(2002)));
     DiscoveryResponse next = client.next();
 
-    assertThat(next.getResourcesList()).extracting(r -> r.unpack(ClusterLoadAssignment.class).getClusterName())
-        .containsExactly("b");
+    assertThat(next.getResourcesList()).extracting(r -> r.unpack(ClusterLoadAssignment.class))
+        .extracting(ClusterLoadAssignment::getClusterName,
+            cla -> cla.getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress().getSocketAddress().getPortValue())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1001), org.assertj.core.groups.Tuple.tuple("b", 2002));
     assertThat(client.sotw).hasSize(3);
     assertThat(nack(EDS).message()).isEqualTo("a is bad");
     assertThat(nack(EDS).epoch()).isEqualTo(2);

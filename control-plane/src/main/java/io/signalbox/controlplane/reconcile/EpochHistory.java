@@ -1,0 +1,49 @@
+package io.signalbox.controlplane.reconcile;
+
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreUnavailableException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Recently published snapshots, so a rollback restores from memory; older ones are read back from
+ * the store. Confined to the reconciler's thread.
+ */
+final class EpochHistory {
+
+  private static final int KEEP = 16;
+
+  private final SnapshotStore store;
+  private final Map<Long, Snapshot> recent = new LinkedHashMap<>(KEEP, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Snapshot> eldest) {
+      return size() > KEEP;
+    }
+  };
+
+  EpochHistory(SnapshotStore store) {
+    this.store = store;
+  }
+
+  void remember(Snapshot snapshot) {
+    recent.put(snapshot.epoch(), snapshot);
+  }
+
+  /** The snapshot of {@code epoch}, or null if no such epoch exists or the store is unreachable. */
+  Snapshot get(long epoch) {
+    Snapshot s = recent.get(epoch);
+    if (s != null) {
+      return s;
+    }
+    try {
+      s = store.load(epoch).map(Snapshot::fromEnvelope).orElse(null);
+    } catch (StoreUnavailableException e) {
+      return null;
+    }
+    if (s != null) {
+      recent.put(epoch, s);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,102 @@
+package io.signalbox.controlplane.reconcile;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.model.DesiredState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongFunction;
+
+/**
+ * Resources held back after a rejection or an operator rollback. An entry says: while translation
+ * still produces exactly {@code rejectedVersion} of this resource, serve the version of
+ * {@code restoreEpoch} instead. When the input behind it changes (a different version comes out
+ * of translation), the entry lifts by itself. Restored endpoints go through
+ * {@link EndpointRestore}, so nothing removed or draining comes back.
+ */
+final class Quarantine {
+
+  record Key(XdsType type, String name) {}
+
+  record Entry(String rejectedVersion, long restoreEpoch, String reason) {}
+
+  private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+
+  void hold(XdsType type, String name, String rejectedVersion, long restoreEpoch, String reason) {
+    entries.put(new Key(type, name), new Entry(rejectedVersion, restoreEpoch, reason));
+  }
+
+  Map<Key, Entry> entries() {
+    return Map.copyOf(entries);
+  }
+
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  /**
+   * {@code translated} with every quarantined resource replaced by its restored version (or left
+   * out, if the restore epoch did not have it). Called on the reconciler's thread.
+   *
+   * @param snapshots loads the snapshot of an epoch (memory or store)
+   */
+  List<TranslatedResource> apply(List<TranslatedResource> translated, DesiredState desired,
+      LongFunction<Snapshot> snapshots) {
+    if (entries.isEmpty()) {
+      return translated;
+    }
+    List<TranslatedResource> out = new ArrayList<>(translated.size());
+    for (TranslatedResource r : translated) {
+      Key key = new Key(r.type(), r.name());
+      Entry entry = entries.get(key);
+      if (entry == null) {
+        out.add(r);
+        continue;
+      }
+      String fresh = SnapshotBuilder.versionOf(r.message());
+      if (!fresh.equals(entry.rejectedVersion())) {
+        entries.remove(key, entry);
+        out.add(r);
+        continue;
+      }
+      Snapshot restoreFrom = snapshots.apply(entry.restoreEpoch());
+      XdsResource old = restoreFrom == null ? null : restoreFrom.resources(r.type()).get(r.name());
+      if (old == null) {
+        continue;
+      }
+      Message message = unpack(old);
+      if (r.type() == XdsType.ENDPOINT) {
+        message = EndpointRestore.restore((ClusterLoadAssignment) message, desired.endpointsOf(r.name()));
+      }
+      out.add(new TranslatedResource(r.type(), r.name(), message, old.references()));
+    }
+    return out;
+  }
+
+  private static Message unpack(XdsResource r) {
+    if (r.message() != null) {
+      return r.message();
+    }
+    try {
+      return switch (r.type()) {
+        case CLUSTER -> r.any().unpack(Cluster.class);
+        case ENDPOINT -> r.any().unpack(ClusterLoadAssignment.class);
+        case LISTENER -> r.any().unpack(Listener.class);
+        case ROUTE -> r.any().unpack(RouteConfiguration.class);
+      };
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("stored " + r.type() + " '" + r.name() + "' does not parse", e);
+    }
+  }
+}
