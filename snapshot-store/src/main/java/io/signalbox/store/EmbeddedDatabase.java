@@ -44,6 +44,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       StalePostmaster.clear(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not recover " + dir + " from a previous run", e);
+    }
+    try {
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
           .setDataDirectory(dir)
           .setCleanDataDirectory(false)
@@ -60,9 +64,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
       log.info("Embedded PostgreSQL started on port {} with data in {} ({} ms)",
           server.getPort(), dir, (System.nanoTime() - started) / 1_000_000);
       return new EmbeddedDatabase(server, dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start embedded PostgreSQL on " + dir, e);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("could not start embedded PostgreSQL on " + dir + rootHint(), e);
     }
+  }
+
+  private static String rootHint() {
+    return UnprivilegedPostgresBinaries.runningAsRoot()
+        ? " (running as root, PostgreSQL is started through 'unshare --user': util-linux must be"
+            + " installed and user namespaces allowed; or run Signalbox as an unprivileged user)"
+        : "";
   }
 
   public int port() {
