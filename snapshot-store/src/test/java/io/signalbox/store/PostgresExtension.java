@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -128,12 +132,34 @@ public final class PostgresExtension implements BeforeAllCallback, AfterAllCallb
       Path dataDir = Files.createTempDirectory("signalbox-test-postgres");
       EmbeddedDatabase embedded = EmbeddedDatabase.start(dataDir);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // zonky's own shutdown hook may be stopping the server concurrently, and then stop()
+        // returns at once: wait for the postmaster itself before deleting its files.
+        Optional<ProcessHandle> postmaster = postmaster(dataDir);
         embedded.stop();
+        postmaster.ifPresent(p -> awaitExit(p));
         deleteQuietly(dataDir);
       }, "signalbox-test-postgres-stop"));
       return new SharedServer(embedded.jdbcUrl(), EmbeddedDatabase.USER, "");
     } catch (IOException e) {
       throw new IllegalStateException("could not create a data directory for the test PostgreSQL", e);
+    }
+  }
+
+  private static Optional<ProcessHandle> postmaster(Path dataDir) {
+    try {
+      return ProcessHandle.of(Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim()));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static void awaitExit(ProcessHandle process) {
+    try {
+      process.onExit().get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // Best effort at JVM exit.
     }
   }
 
