@@ -1,0 +1,114 @@
+package io.signalbox.store;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PostgreSQL server run from binaries shipped on Maven Central ({@code store.url: embedded}),
+ * whose data lives in a directory the caller chooses so that it survives restarts.
+ *
+ * <p>Starting recovers from a previous crash first (see {@link StalePostmaster}): when the JVM was
+ * killed, the server it started keeps running on the data directory, and a plain start would fail.
+ */
+public final class EmbeddedDatabase implements AutoCloseable {
+
+  /** The superuser initdb creates; the server trusts local connections, so it has no password. */
+  public static final String USER = "postgres";
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
+
+  private final EmbeddedPostgres server;
+  private final Path dataDir;
+
+  private EmbeddedDatabase(EmbeddedPostgres server, Path dataDir) {
+    this.server = server;
+    this.dataDir = dataDir;
+  }
+
+  /** Starts on {@code dataDir} (created and initialized if needed) on a free loopback port. */
+  public static EmbeddedDatabase start(Path dataDir) {
+    return start(dataDir, 0);
+  }
+
+  /** As {@link #start(Path)}, on {@code port} (0 picks a free one). */
+  public static EmbeddedDatabase start(Path dataDir, int port) {
+    Path dir = dataDir.toAbsolutePath().normalize();
+    long started = System.nanoTime();
+    try {
+      Files.createDirectories(dir);
+      StalePostmaster.clear(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not recover " + dir + " from a previous run", e);
+    }
+    try {
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+          .setDataDirectory(dir)
+          .setCleanDataDirectory(false)
+          .setPort(port)
+          .setPGStartupWait(Duration.ofSeconds(60))
+          // zonky turns synchronous_commit off for speed; persist-first needs a commit to be durable
+          // when append() returns, even if the whole process tree is killed right after.
+          .setServerConfig("synchronous_commit", "on")
+          .setServerConfig("listen_addresses", "localhost");
+      if (UnprivilegedPostgresBinaries.runningAsRoot()) {
+        builder.setPgBinaryResolver(UnprivilegedPostgresBinaries.INSTANCE);
+      }
+      EmbeddedPostgres server = builder.start();
+      log.info("Embedded PostgreSQL started on port {} with data in {} ({} ms)",
+          server.getPort(), dir, (System.nanoTime() - started) / 1_000_000);
+      return new EmbeddedDatabase(server, dir);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("could not start embedded PostgreSQL on " + dir + rootHint(), e);
+    }
+  }
+
+  private static String rootHint() {
+    return UnprivilegedPostgresBinaries.runningAsRoot()
+        ? " (running as root, PostgreSQL is started through 'unshare --user': util-linux must be"
+            + " installed and user namespaces allowed; or run Signalbox as an unprivileged user)"
+        : "";
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** JDBC URL of the {@code postgres} database, user {@value #USER} included. */
+  public String jdbcUrl() {
+    return jdbcUrl("postgres");
+  }
+
+  public String jdbcUrl(String database) {
+    return server.getJdbcUrl(USER, database);
+  }
+
+  public DataSource dataSource() {
+    return server.getPostgresDatabase();
+  }
+
+  /** Stops the server (fast shutdown: open sessions are ended, committed data is kept). */
+  public void stop() {
+    try {
+      server.close();
+      log.info("Embedded PostgreSQL on {} stopped", dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not stop embedded PostgreSQL on " + dataDir, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

@@ -1,0 +1,300 @@
+package io.signalbox.store;
+
+import static io.signalbox.store.jooq.Tables.AUDIT_LOG;
+import static io.signalbox.store.jooq.Tables.EPOCHS;
+import static io.signalbox.store.jooq.Tables.EPOCH_COUNTER;
+import static io.signalbox.store.jooq.Tables.REJECTED_CANDIDATES;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.signalbox.store.jooq.tables.records.EpochsRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.Record7;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The epoch log in PostgreSQL. Safe for several writers at once, in one process or many: epochs
+ * come from a single counter row that each {@link #append} increments inside its own transaction.
+ */
+public final class PostgresSnapshotStore implements SnapshotStore {
+
+  private static final Logger log = LoggerFactory.getLogger(PostgresSnapshotStore.class);
+
+  private final HikariDataSource pool;
+  private final DSLContext db;
+  private final Clock clock;
+  private final Runnable afterClose;
+
+  private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
+    this.pool = pool;
+    this.db = DSL.using(pool, SQLDialect.POSTGRES);
+    this.clock = clock;
+    this.afterClose = afterClose;
+  }
+
+  /** Connects, migrates the schema to the newest version, and returns the store. */
+  public static PostgresSnapshotStore open(String jdbcUrl, String user, String password, Clock clock) {
+    return open(jdbcUrl, user, password, clock, () -> {});
+  }
+
+  /** As {@link #open(String, String, String, Clock)}; {@code afterClose} runs once the pool is closed. */
+  static PostgresSnapshotStore open(
+      String jdbcUrl, String user, String password, Clock clock, Runnable afterClose) {
+    HikariDataSource pool = new HikariDataSource(poolConfig(jdbcUrl, user, password));
+    try {
+      migrate(pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new PostgresSnapshotStore(pool, clock, afterClose);
+  }
+
+  private static HikariConfig poolConfig(String jdbcUrl, String user, String password) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("signalbox-store");
+    config.setJdbcUrl(jdbcUrl);
+    if (user != null && !user.isEmpty()) {
+      config.setUsername(user);
+    }
+    if (password != null && !password.isEmpty()) {
+      config.setPassword(password);
+    }
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(1);
+    // A dead database must show up within seconds so the control plane says so and keeps serving
+    // from memory, rather than blocking the reconciler for Hikari's default 30 s.
+    config.setConnectionTimeout(2_000);
+    config.setValidationTimeout(1_000);
+    // Construct even when the server is down; Flyway's first connection reports it, wrapped.
+    config.setInitializationFailTimeout(-1);
+    config.addDataSourceProperty("connectTimeout", "2");
+    config.addDataSourceProperty("socketTimeout", "30");
+    config.addDataSourceProperty("tcpKeepAlive", "true");
+    config.addDataSourceProperty("ApplicationName", "signalbox");
+    return config;
+  }
+
+  private static void migrate(HikariDataSource pool) {
+    try {
+      var result = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+      log.info("Store schema at version {} ({} migrations applied)", result.targetSchemaVersion,
+          result.migrationsExecuted);
+    } catch (FlywayException e) {
+      throw new StoreUnavailableException("snapshot store unavailable (migrate schema): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public <S> S append(EpochSealer<S> sealer) {
+    long started = System.nanoTime();
+    S sealed = call("append epoch", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // The row lock taken here is held until commit: a second writer waits, then reads our value.
+      long epoch = t.update(EPOCH_COUNTER)
+          .set(EPOCH_COUNTER.LAST_EPOCH, EPOCH_COUNTER.LAST_EPOCH.plus(1))
+          .where(EPOCH_COUNTER.ID.eq(1))
+          .returningResult(EPOCH_COUNTER.LAST_EPOCH)
+          .fetchSingle()
+          .value1();
+      S result = sealer.seal(epoch);
+      SnapshotEnvelope envelope = sealer.envelope(result);
+      if (envelope.getEpoch() != epoch) {
+        throw new IllegalStateException(
+            "sealer returned epoch " + envelope.getEpoch() + " for allocated epoch " + epoch);
+      }
+      t.insertInto(EPOCHS)
+          .set(EPOCHS.EPOCH, epoch)
+          .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
+          .set(EPOCHS.CREATED_AT, now())
+          .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
+          .set(EPOCHS.ENVELOPE, envelope.toByteArray())
+          .set(EPOCHS.STATUS, EpochStatus.ACTIVE.name())
+          .set(EPOCHS.REASON, "")
+          .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
+          .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
+          .execute();
+      return result;
+    }));
+    log.debug("Appended an epoch in {} ms", (System.nanoTime() - started) / 1_000_000);
+    return sealed;
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> latest() {
+    return call("read latest epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+        .orderBy(EPOCHS.EPOCH.desc()).limit(1)
+        .fetchOptional(r -> parse(r.value1(), r.value2())));
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> load(long epoch) {
+    return call("load epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .fetchOptional(r -> parse(r.value1(), r.value2())));
+  }
+
+  @Override
+  public List<EpochRecord> epochs(int limit, long beforeEpoch) {
+    return call("list epochs", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.CREATED_AT,
+            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+        .from(EPOCHS)
+        .where(EPOCHS.EPOCH.lt(beforeEpoch))
+        .orderBy(EPOCHS.EPOCH.desc())
+        .limit(limit)
+        .fetch(PostgresSnapshotStore::toRecord));
+  }
+
+  @Override
+  public Optional<EpochRecord> epoch(long epoch) {
+    return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+        .from(EPOCHS)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .fetchOptional(PostgresSnapshotStore::toRecord));
+  }
+
+  @Override
+  public void setStatus(long epoch, EpochStatus status, String reason) {
+    int updated = call("set status of epoch " + epoch, () -> db.update(EPOCHS)
+        .set(EPOCHS.STATUS, status.name())
+        .set(EPOCHS.REASON, reason == null ? "" : reason)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .execute());
+    if (updated == 0) {
+      throw new IllegalArgumentException("no epoch " + epoch);
+    }
+  }
+
+  @Override
+  public void recordRejection(RejectedCandidate candidate) {
+    call("record rejected candidate", () -> db.insertInto(REJECTED_CANDIDATES)
+        .set(REJECTED_CANDIDATES.AT, utc(candidate.at()))
+        .set(REJECTED_CANDIDATES.CAUSE, candidate.cause())
+        // RejectedCandidate renders each violation on one line, so lines round-trip exactly.
+        .set(REJECTED_CANDIDATES.VIOLATIONS, String.join("\n", candidate.violations()))
+        .execute());
+  }
+
+  @Override
+  public List<RejectedCandidate> rejections(int limit) {
+    return call("list rejected candidates", () -> db.selectFrom(REJECTED_CANDIDATES)
+        .orderBy(REJECTED_CANDIDATES.ID.desc())
+        .limit(limit)
+        .fetch(r -> new RejectedCandidate(r.getAt().toInstant(), r.getCause(),
+            r.getViolations().isEmpty() ? List.of() : Arrays.asList(r.getViolations().split("\n", -1)))));
+  }
+
+  @Override
+  public void audit(AuditEntry entry) {
+    call("write audit entry", () -> db.insertInto(AUDIT_LOG)
+        .set(AUDIT_LOG.AT, utc(entry.at()))
+        .set(AUDIT_LOG.ACTOR, entry.actor())
+        .set(AUDIT_LOG.ACTION, entry.action())
+        .set(AUDIT_LOG.TARGET, entry.target())
+        .set(AUDIT_LOG.REASON, entry.reason() == null ? "" : entry.reason())
+        .execute());
+  }
+
+  @Override
+  public List<AuditEntry> auditLog(int limit) {
+    return call("read audit log", () -> db.selectFrom(AUDIT_LOG)
+        .orderBy(AUDIT_LOG.ID.desc())
+        .limit(limit)
+        .fetch(r -> new AuditEntry(r.getAt().toInstant(), r.getActor(), r.getAction(), r.getTarget(),
+            r.getReason())));
+  }
+
+  /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
+  public long lastEpoch() {
+    return call("read last epoch", () -> db.select(EPOCH_COUNTER.LAST_EPOCH).from(EPOCH_COUNTER)
+        .where(EPOCH_COUNTER.ID.eq(1)).fetchSingle().value1());
+  }
+
+  /**
+   * Retention: deletes every epoch except the newest {@code keepLast} and those in
+   * {@code alsoKeep} (the last safe epoch, a rollback target). Numbering is unaffected: the counter
+   * keeps its value, so a pruned epoch number is never allocated again.
+   *
+   * @return how many epochs were deleted
+   */
+  public int prune(int keepLast, Set<Long> alsoKeep) {
+    if (keepLast < 1) {
+      throw new IllegalArgumentException("keepLast must be at least 1 (the newest epoch is what a restart serves), was "
+          + keepLast);
+    }
+    int deleted = call("prune epochs", () -> db.deleteFrom(EPOCHS)
+        .where(EPOCHS.EPOCH.le(DSL.select(DSL.max(EPOCHS.EPOCH).minus(keepLast)).from(EPOCHS)))
+        .and(alsoKeep.isEmpty() ? DSL.trueCondition() : EPOCHS.EPOCH.notIn(alsoKeep))
+        .execute());
+    log.info("Pruned {} epochs (kept the newest {} and {})", deleted, keepLast, alsoKeep);
+    return deleted;
+  }
+
+  @Override
+  public void close() {
+    try {
+      pool.close();
+    } finally {
+      afterClose.run();
+    }
+  }
+
+  /** Wraps every database failure once, naming what was being done; other exceptions pass through. */
+  private static <T> T call(String operation, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (DataAccessException e) {
+      throw new StoreUnavailableException(
+          "snapshot store unavailable (" + operation + "): " + e.getMessage(), e);
+    }
+  }
+
+  private OffsetDateTime now() {
+    return utc(Instant.now(clock));
+  }
+
+  private static OffsetDateTime utc(Instant at) {
+    return at.atOffset(ZoneOffset.UTC);
+  }
+
+  private static JSON provenanceJson(SnapshotEnvelope envelope) {
+    try {
+      return JSON.valueOf(JsonFormat.printer().omittingInsignificantWhitespace().print(envelope.getProvenance()));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("epoch " + envelope.getEpoch() + ": provenance cannot be rendered as JSON", e);
+    }
+  }
+
+  private static SnapshotEnvelope parse(long epoch, byte[] bytes) {
+    try {
+      return SnapshotEnvelope.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("epoch " + epoch + ": stored envelope is not a SnapshotEnvelope", e);
+    }
+  }
+
+  private static EpochRecord toRecord(Record7<Long, Long, OffsetDateTime, String, String, String, String> r) {
+    return new EpochRecord(r.value1(), r.value2(), r.value3().toInstant(), r.value4(),
+        EpochStatus.valueOf(r.value5()), r.value6(), r.value7());
+  }
+}

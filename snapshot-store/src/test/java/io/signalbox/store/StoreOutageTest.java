@@ -1,0 +1,62 @@
+package io.signalbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreOutageTest {
+
+  @TempDir Path dataDir;
+
+  @Test
+  void reportsTheOutageWithinSecondsAndWorksAgainOnceTheServerIsBack() throws IOException {
+    int port = freePort();
+    EmbeddedDatabase server = EmbeddedDatabase.start(dataDir, port);
+    try (PostgresSnapshotStore store =
+        PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", Clock.systemUTC())) {
+      store.append(EnvelopeSealer.because("startup"));
+
+      server.stop();
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> store.append(EnvelopeSealer.because("during the outage")))
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageStartingWith("snapshot store unavailable (append epoch): ");
+      assertThatThrownBy(store::latest)
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageStartingWith("snapshot store unavailable (read latest epoch): ");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+
+      server = EmbeddedDatabase.start(dataDir, port);
+      await().atMost(Duration.ofSeconds(15)).ignoreException(StoreUnavailableException.class)
+          .until(() -> store.append(EnvelopeSealer.because("after the outage")).getEpoch() == 2);
+      assertThat(store.lastEpoch()).isEqualTo(2);
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void openingAgainstAServerThatIsDownFailsWithinSeconds() throws IOException {
+    String url = "jdbc:postgresql://localhost:" + freePort() + "/postgres";
+    long started = System.nanoTime();
+
+    assertThatThrownBy(() -> PostgresSnapshotStore.open(url, "postgres", "", Clock.systemUTC()))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageStartingWith("snapshot store unavailable (migrate schema): ");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
