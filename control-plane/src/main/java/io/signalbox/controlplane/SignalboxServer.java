@@ -19,7 +19,7 @@ import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.Stores;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import io.signalbox.validation.Violation;
@@ -108,10 +108,8 @@ public final class SignalboxServer implements AutoCloseable {
   }
 
   private static SnapshotStore openStore(StoreTarget target, Clock clock) {
-    if ("memory".equals(target.url())) {
-      return new InMemorySnapshotStore(clock);
-    }
-    throw new IllegalArgumentException("store.url '" + target.url() + "' is not supported yet");
+    return Stores.open(new io.signalbox.store.StoreSettings(target.url(), target.dataDir(), target.user(),
+        target.password()), clock);
   }
 
   /** Re-reads the config file; an invalid file changes nothing and is reported. */
