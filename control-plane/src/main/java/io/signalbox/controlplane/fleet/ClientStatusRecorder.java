@@ -214,13 +214,18 @@ public final class ClientStatusRecorder implements AutoCloseable {
     tick();
   }
 
-  /** {@code host/pid}: the host name (from {@code HOSTNAME}, else the resolver) and this JVM's pid. */
+  /**
+   * {@code host/pid@start}: the host name (from {@code HOSTNAME}, else the resolver), this JVM's pid
+   * and its start time — in a container the pid is usually 1 and stream ids restart at 0, so
+   * without the start time a restarted replica would overwrite its predecessor's rows.
+   */
   public static String thisProcess() {
     return ThisProcess.ID;
   }
 
   private static final class ThisProcess {
-    static final String ID = hostName() + "/" + ProcessHandle.current().pid();
+    static final String ID = hostName() + "/" + ProcessHandle.current().pid() + "@"
+        + ProcessHandle.current().info().startInstant().map(i -> Long.toString(i.getEpochSecond())).orElse("0");
 
     private static String hostName() {
       String env = System.getenv("HOSTNAME");
