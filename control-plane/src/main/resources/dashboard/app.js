@@ -151,7 +151,7 @@ function renderHealth(status, now) {
 function renderClients(clients, total) {
   $('clients-count').textContent = clients.length < total
       ? 'showing ' + clients.length + ' of ' + total + ', most behind first'
-      : total + ' clients';
+      : total + (total === 1 ? ' client' : ' clients');
   fill('clients', clients, (tr, c) => {
     tr.dataset.node = c.nodeId;
     cell(tr, c.nodeId);
