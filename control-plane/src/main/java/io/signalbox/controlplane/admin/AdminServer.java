@@ -86,8 +86,12 @@ public final class AdminServer implements AutoCloseable {
       config.http.maxRequestSize = ApiRouter.MAX_BODY_BYTES;
       config.http.prefer405over404 = true;
       config.useVirtualThreads = false;
-      config.events.handlerAdded(meta -> routes.add(new Route(meta.getHttpMethod().name(), meta.getPath(),
-          meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null))));
+      config.events.handlerAdded(meta -> {
+        if (meta.getHttpMethod().isHttpMethod()) { // not before/after filters
+          routes.add(new Route(meta.getHttpMethod().name(), meta.getPath(),
+              meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
+        }
+      });
       config.jetty.addConnector((server, http) -> {
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(settings.address());
