@@ -49,4 +49,24 @@ class ApiDocTest {
     assertThat(registered).hasSizeGreaterThanOrEqualTo(13);
     assertThat(documented).as("documented in docs/api.md").containsExactlyElementsOf(registered);
   }
+
+  @Test
+  void theGrafanaDashboardUsesOnlyDocumentedSeries() throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "api.md"));
+    Set<String> documentedSeries = new TreeSet<>();
+    Matcher rows = Pattern.compile("(?m)^\\| `(signalbox_[a-z_]+)` \\|").matcher(doc);
+    while (rows.find()) {
+      documentedSeries.add(rows.group(1));
+    }
+    Set<String> used = new TreeSet<>();
+    Matcher names = Pattern.compile("signalbox_[a-z_]+").matcher(
+        Files.readString(Path.of("..", "deploy", "grafana", "signalbox.json")));
+    while (names.find()) {
+      used.add(names.group());
+    }
+    assertThat(used).hasSizeGreaterThan(10);
+    // A summary's _sum, _count and _max belong to the documented family.
+    assertThat(used).allSatisfy(name -> assertThat(documentedSeries)
+        .containsAnyOf(name, name.replaceAll("_(sum|count|max)$", "")));
+  }
 }
