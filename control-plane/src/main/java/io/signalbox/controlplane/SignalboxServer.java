@@ -2,6 +2,7 @@ package io.signalbox.controlplane;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.RolloutSettings;
@@ -107,8 +108,8 @@ public final class SignalboxServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
-    AdminServer admin = AdminServer.start(config.admin().address(), config.admin().port(), reconciler, xds, store,
-        reload, meters);
+    AdminServer admin = AdminServer.start(config.admin(),
+        new AdminBackend(reconciler, xds, store, reload, meters, clock), System::getenv);
     return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin);
   }
@@ -148,6 +149,10 @@ public final class SignalboxServer implements AutoCloseable {
 
   public int adminPort() {
     return admin.port();
+  }
+
+  public AdminServer admin() {
+    return admin;
   }
 
   public Reconciler reconciler() {

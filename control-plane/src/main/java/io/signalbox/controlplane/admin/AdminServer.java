@@ -6,36 +6,62 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Header;
+import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
 import io.javalin.json.JavalinJackson;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.signalbox.controlplane.reconcile.ReconcileStatus;
-import io.signalbox.controlplane.reconcile.Reconciler;
-import io.signalbox.controlplane.xds.XdsServer;
-import io.signalbox.store.EpochRecord;
-import io.signalbox.store.SnapshotStore;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.signalbox.controlplane.config.AdminSettings;
 import io.signalbox.store.StoreUnavailableException;
-import java.util.LinkedHashMap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server: the JSON API under {@code /api/v1/}, health, and Prometheus metrics.
- * Field names of status, epochs and clients are a public contract (DESIGN §6).
+ * The admin HTTP server: the JSON API under {@code /api/v1/}, the dashboard at {@code /}, health,
+ * and Prometheus metrics. Every route is registered through {@link ApiRouter} with an
+ * {@link Access} level; every error, including Javalin's own 404 and 405, is {@code {"code",
+ * "message"}}.
  */
 public final class AdminServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
-  private static final long MAX_BODY_BYTES = 64 * 1024;
+  /** How long a handler may run before the caller gets 503 {@code timeout}. */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** How long a connection may sit without sending, so slow clients cannot hold threads. */
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  /** One registered route, as Javalin holds it. */
+  public record Route(String method, String path, Access access) {}
 
   private final Javalin app;
+  private final ExecutorService executor;
+  private final JvmGcMetrics gcMetrics;
+  private final List<Route> routes;
 
-  private AdminServer(Javalin app) {
+  private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes) {
     this.app = app;
+    this.executor = executor;
+    this.gcMetrics = gcMetrics;
+    this.routes = routes;
   }
 
+  /** The API's JSON: ISO-8601 times, Optionals as values. */
   public static ObjectMapper json() {
     return new ObjectMapper()
         .registerModule(new JavaTimeModule())
@@ -43,79 +69,122 @@ public final class AdminServer implements AutoCloseable {
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
   }
 
-  public static AdminServer start(String address, int port, Reconciler reconciler, XdsServer xds, SnapshotStore store,
-      Runnable reload, PrometheusMeterRegistry prometheus) {
+  /**
+   * Binds the admin server. With no tokens configured {@code settings.address()} defaults to
+   * loopback (see {@link AdminSettings}).
+   *
+   * @param environment resolves tokens' {@code secretEnv}, normally {@code System::getenv}
+   */
+  public static AdminServer start(AdminSettings settings, AdminBackend backend,
+      Function<String, String> environment) {
+    TokenAuth auth = TokenAuth.of(settings.tokens(), settings.openMetrics(), environment);
+    List<Route> routes = Collections.synchronizedList(new ArrayList<>());
+    ObjectMapper json = json();
     Javalin app = Javalin.create(config -> {
       config.showJavalinBanner = false;
-      config.jsonMapper(new JavalinJackson(json(), false));
-      config.http.maxRequestSize = MAX_BODY_BYTES;
+      config.jsonMapper(new JavalinJackson(json, false));
+      config.http.maxRequestSize = ApiRouter.MAX_BODY_BYTES;
+      config.http.prefer405over404 = true;
       config.useVirtualThreads = false;
+      config.events.handlerAdded(meta -> {
+        if (meta.getHttpMethod().isHttpMethod()) { // not before/after filters
+          routes.add(new Route(meta.getHttpMethod().name(), meta.getPath(),
+              meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
+        }
+      });
+      config.jetty.addConnector((server, http) -> {
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(settings.address());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        return connector;
+      });
+    });
+    app.beforeMatched(ctx -> {
+      Access access = ctx.routeRoles().stream().map(Access.class::cast).findFirst()
+          .orElseThrow(() -> new IllegalStateException("route without access level: " + ctx.endpointHandlerPath()));
+      Caller caller = auth.check(ctx, access);
+      // Checked before the body is read, so an oversize upload is refused without reading it.
+      if (ctx.req().getContentLengthLong() > ApiRouter.MAX_BODY_BYTES) {
+        throw ApiRouter.tooLarge();
+      }
+      ctx.attribute(ApiRouter.CALLER, caller);
+    });
+    mapErrors(app);
+
+    AtomicInteger threads = new AtomicInteger();
+    ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
+      Thread t = new Thread(r, "admin-api-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    FleetMetrics fleet = new FleetMetrics(backend.xds());
+    fleet.bindTo(backend.meters());
+    new JvmMemoryMetrics().bindTo(backend.meters());
+    new JvmThreadMetrics().bindTo(backend.meters());
+    new ClassLoaderMetrics().bindTo(backend.meters());
+    new ProcessorMetrics().bindTo(backend.meters());
+    new UptimeMetrics().bindTo(backend.meters());
+    JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(backend.meters());
+
+    ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
+    new CoreRoutes(backend, fleet, router).register();
+
+    app.start();
+    log.info("admin API on http://{}:{}/ ({})", settings.address(), app.port(),
+        auth.enabled() ? settings.tokens().size() + " tokens" : "open, no tokens configured");
+    return new AdminServer(app, executor, gc, routes);
+  }
+
+  private static void mapErrors(Javalin app) {
+    app.exception(ApiException.class, (e, ctx) -> {
+      if (e.status() == HttpStatus.UNAUTHORIZED) {
+        ctx.header(Header.WWW_AUTHENTICATE, "Bearer realm=\"signalbox\"");
+      }
+      ctx.status(e.status()).json(e.body());
     });
     app.exception(StoreUnavailableException.class, (e, ctx) -> error(ctx, HttpStatus.SERVICE_UNAVAILABLE,
         "store_unavailable", "the store cannot be reached: " + e.getMessage()));
-    app.exception(NumberFormatException.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST,
-        "bad_number", "expected a whole number: " + e.getMessage()));
-    app.error(HttpStatus.NOT_FOUND, ctx -> {
-      if (ctx.result() == null || ctx.result().isEmpty()) {
-        error(ctx, HttpStatus.NOT_FOUND, "not_found", "no route " + ctx.method() + " " + ctx.path());
-      }
+    app.exception(HttpResponseException.class, (e, ctx) -> {
+      HttpStatus status = HttpStatus.forStatus(e.getStatus());
+      error(ctx, status, codeOf(status), messageOf(ctx, status, e.getMessage()));
     });
+    app.exception(Exception.class, (e, ctx) -> {
+      log.error("admin request {} {} failed", ctx.method(), ctx.path(), e);
+      error(ctx, HttpStatus.INTERNAL_SERVER_ERROR, "internal", "internal error: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    });
+    // Javalin answers unmatched paths and methods itself; give those the same JSON shape.
+    for (HttpStatus status : List.of(HttpStatus.NOT_FOUND, HttpStatus.METHOD_NOT_ALLOWED)) {
+      app.error(status, ctx -> {
+        if (ctx.result() == null || ctx.result().isEmpty() || !ctx.result().startsWith("{\"code\"")) {
+          error(ctx, status, codeOf(status), messageOf(ctx, status, null));
+        }
+      });
+    }
+  }
 
-    app.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
-    app.get("/readyz", ctx -> {
-      ReconcileStatus s = reconciler.status();
-      boolean ready = s.epoch() > 0 && s.storeAvailable();
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("ready", ready);
-      body.put("epoch", s.epoch());
-      body.put("storeAvailable", s.storeAvailable());
-      ctx.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
-    });
-    app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(prometheus.scrape()));
+  private static String codeOf(HttpStatus status) {
+    return switch (status) {
+      case NOT_FOUND -> "not_found";
+      case METHOD_NOT_ALLOWED -> "method_not_allowed";
+      case CONTENT_TOO_LARGE -> "payload_too_large";
+      case BAD_REQUEST -> "bad_request";
+      case UNAUTHORIZED -> "unauthorized";
+      case FORBIDDEN -> "forbidden";
+      case SERVICE_UNAVAILABLE -> "unavailable";
+      default -> "http_" + status.getCode();
+    };
+  }
 
-    app.get("/api/v1/status", ctx -> {
-      ReconcileStatus s = reconciler.status();
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("epoch", s.epoch());
-      body.put("lastSafeEpoch", s.lastSafeEpoch());
-      body.put("frozen", s.frozen());
-      body.put("storeAvailable", s.storeAvailable());
-      body.put("pendingPublish", s.pendingPublish());
-      body.put("clients", xds.clients().size());
-      body.put("lastRejection", s.lastRejection());
-      body.put("sources", s.sources());
-      body.put("resourceSerializations", reconciler.serializations());
-      ctx.json(body);
-    });
-    app.get("/api/v1/clients", ctx -> ctx.json(xds.clients()));
-    app.get("/api/v1/epochs", ctx -> {
-      int limit = Integer.parseInt(ctx.queryParamAsClass("limit", String.class).getOrDefault("50"));
-      long before = Long.parseLong(ctx.queryParamAsClass("before", String.class).getOrDefault(Long.toString(Long.MAX_VALUE)));
-      if (limit < 1 || limit > 1000) {
-        error(ctx, HttpStatus.BAD_REQUEST, "bad_limit", "limit must be between 1 and 1000, was " + limit);
-        return;
-      }
-      List<EpochRecord> epochs = store.epochs(limit, before);
-      ctx.json(epochs);
-    });
-    app.get("/api/v1/epochs/{epoch}", ctx -> {
-      long epoch = Long.parseLong(ctx.pathParam("epoch"));
-      var record = store.epoch(epoch);
-      if (record.isEmpty()) {
-        error(ctx, HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + epoch);
-        return;
-      }
-      ctx.json(record.get());
-    });
-    app.get("/api/v1/rejections", ctx -> ctx.json(store.rejections(50)));
-    app.post("/api/v1/reload", ctx -> {
-      reload.run();
-      ctx.status(HttpStatus.ACCEPTED).json(Map.of("reloading", true));
-    });
-
-    app.start(address, port);
-    log.info("admin API on http://{}:{}/", address, app.port());
-    return new AdminServer(app);
+  private static String messageOf(Context ctx, HttpStatus status, String fallback) {
+    return switch (status) {
+      case NOT_FOUND -> "no route " + ctx.method() + " " + ctx.path();
+      case METHOD_NOT_ALLOWED -> "method " + ctx.method() + " is not allowed on " + ctx.path();
+      case CONTENT_TOO_LARGE -> ApiRouter.tooLarge().getMessage();
+      default -> fallback == null ? status.getMessage() : fallback;
+    };
   }
 
   static void error(Context ctx, HttpStatus status, String code, String message) {
@@ -126,8 +195,22 @@ public final class AdminServer implements AutoCloseable {
     return app.port();
   }
 
+  /** Every route registered with Javalin, in registration order. */
+  public List<Route> routes() {
+    synchronized (routes) {
+      return List.copyOf(routes);
+    }
+  }
+
   @Override
   public void close() {
     app.stop();
+    executor.shutdownNow();
+    gcMetrics.close();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -1,0 +1,15 @@
+package io.signalbox.controlplane.admin;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.store.SnapshotStore;
+import java.time.Clock;
+
+/**
+ * What the admin API reads and drives.
+ *
+ * @param reload re-reads the config file (what {@code POST /api/v1/reload} and SIGHUP do)
+ */
+public record AdminBackend(Reconciler reconciler, XdsServer xds, SnapshotStore store, Runnable reload,
+    PrometheusMeterRegistry meters, Clock clock) {}

@@ -1,0 +1,133 @@
+package io.signalbox.controlplane.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpStatus;
+import io.signalbox.store.AuditEntry;
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreUnavailableException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Registers admin routes so that every one of them gets the same treatment: an access level
+ * checked before it runs, a time limit, strict size-limited JSON bodies, and an audit entry for
+ * every write. Routes added by other packages go through here too.
+ */
+public final class ApiRouter {
+
+  private static final Logger log = LoggerFactory.getLogger(ApiRouter.class);
+  static final String CALLER = "signalbox.caller";
+  /** Request bodies are small JSON objects; anything larger is a mistake or an attack. */
+  public static final int MAX_BODY_BYTES = 64 * 1024;
+
+  /** A state-changing handler: answers the request and says what to audit. */
+  @FunctionalInterface
+  public interface WriteHandler {
+    Audit handle(Context ctx, Caller caller) throws Exception;
+  }
+
+  /** One audit entry's content; the router adds the time and the caller. */
+  public record Audit(String action, String target, String reason) {}
+
+  private final Javalin app;
+  private final ObjectMapper json;
+  private final SnapshotStore store;
+  private final Clock clock;
+  private final ExecutorService executor;
+  private final Duration timeout;
+
+  ApiRouter(Javalin app, ObjectMapper json, SnapshotStore store, Clock clock, ExecutorService executor,
+      Duration timeout) {
+    this.app = app;
+    this.json = json;
+    this.store = store;
+    this.clock = clock;
+    this.executor = executor;
+    this.timeout = timeout;
+  }
+
+  /** A read: {@code handler} answers; nothing is audited. */
+  public void get(String path, Access access, Handler handler) {
+    app.addHttpHandler(HandlerType.GET, path, limited(handler), access);
+  }
+
+  /** A write: audited as the caller once {@code handler} returns normally. */
+  public void write(HandlerType method, String path, Access access, WriteHandler handler) {
+    app.addHttpHandler(method, path, limited(ctx -> {
+      Caller caller = ctx.attribute(CALLER);
+      Audit audit = handler.handle(ctx, caller);
+      try {
+        store.audit(new AuditEntry(clock.instant(), caller.name(), audit.action(), audit.target(), audit.reason()));
+      } catch (StoreUnavailableException e) {
+        // The change already happened; failing the request now would make the caller retry it.
+        log.warn("could not audit {} {} by {} ({}): {}", audit.action(), audit.target(), caller.name(),
+            audit.reason(), e.getMessage());
+      }
+    }), access);
+  }
+
+  /**
+   * The request body as {@code type}, strictly: unknown keys are errors (DESIGN §6 "Values"), and
+   * bodies over {@link #MAX_BODY_BYTES} are refused even when sent chunked without a length.
+   *
+   * @return null for an empty body
+   */
+  public <T> T body(Context ctx, Class<T> type) {
+    byte[] bytes = readLimited(ctx);
+    if (bytes.length == 0) {
+      return null;
+    }
+    try {
+      return json.readValue(bytes, type);
+    } catch (UnrecognizedPropertyException e) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_field", "unknown field '" + e.getPropertyName()
+          + "' in the request body; known fields: " + e.getKnownPropertyIds());
+    } catch (JsonProcessingException e) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json",
+          "the request body is not valid: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json", "the request body cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static byte[] readLimited(Context ctx) {
+    try (InputStream in = ctx.req().getInputStream()) {
+      byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      if (bytes.length > MAX_BODY_BYTES) {
+        throw tooLarge();
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json", "the request body cannot be read: " + e.getMessage());
+    }
+  }
+
+  static ApiException tooLarge() {
+    return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "payload_too_large",
+        "request bodies are limited to " + MAX_BODY_BYTES + " bytes");
+  }
+
+  /**
+   * Runs the handler on the admin executor with a deadline, so a hung store query answers 503
+   * instead of holding a Jetty thread and the client forever.
+   */
+  private Handler limited(Handler handler) {
+    return ctx -> ctx.async(cfg -> {
+      cfg.executor = executor;
+      cfg.timeout = timeout.toMillis();
+      cfg.onTimeout(late -> late.status(HttpStatus.SERVICE_UNAVAILABLE).json(new ApiError("timeout",
+          "the request did not complete within " + timeout.toMillis() + " ms")));
+    }, () -> handler.handle(ctx));
+  }
+}

@@ -1,0 +1,150 @@
+package io.signalbox.controlplane.admin;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.signalbox.controlplane.SignalboxServer;
+import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.source.yaml.Parsed;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * A whole Signalbox (in-memory store, real ADS server, real reconciler, real admin HTTP server on
+ * loopback) in a temp directory, and a real HTTP client to talk to its admin API.
+ */
+final class RunningSignalbox implements AutoCloseable {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path dir;
+  final SignalboxServer server;
+  private int endpointCount = 1;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private RunningSignalbox(Path dir, SignalboxServer server) {
+    this.dir = dir;
+    this.server = server;
+  }
+
+  /** @param adminYaml the body of the {@code admin:} mapping, e.g. {@code "port: 0"} */
+  static RunningSignalbox start(Path dir, String adminYaml) {
+    write(dir, "endpoints.yaml", endpoints(1));
+    Path config = write(dir, "signalbox.yaml", """
+        xds: { port: 0, address: 127.0.0.1 }
+        admin:
+          address: 127.0.0.1
+          %s
+        store: { url: memory }
+        sources:
+          files: [ ./endpoints.yaml ]
+        reconcile: { debounce: 20ms, maxDelay: 200ms }
+        listeners:
+          - name: greeter
+            apiListener: true
+            routeConfig: greeter
+        routeConfigs:
+          - name: greeter
+            virtualHosts:
+              - name: greeter
+                domains: [ "*" ]
+                routes:
+                  - match: { prefix: "" }
+                    cluster: greeter
+        clusters:
+          - name: greeter
+            lbPolicy: ROUND_ROBIN
+            connectTimeout: 1s
+        """.formatted(adminYaml.replace("\n", "\n  ")));
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
+    SignalboxServer server = SignalboxServer.start(config, cfg,
+        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    RunningSignalbox running = new RunningSignalbox(dir, server);
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
+    return running;
+  }
+
+  /** An endpoint file with {@code count} endpoints on 127.0.0.1, ports 50001... */
+  static String endpoints(int count) {
+    StringBuilder yaml = new StringBuilder("clusters:\n  greeter:\n");
+    for (int i = 1; i <= count; i++) {
+      yaml.append("    - { address: 127.0.0.1, port: ").append(50000 + i).append(", zone: a }\n");
+    }
+    return yaml.toString();
+  }
+
+  /** Adds an endpoint and waits for the epoch that carries the change. */
+  synchronized long publishNewEpoch() {
+    long before = server.reconciler().status().epoch();
+    write(dir, "endpoints.yaml", endpoints(++endpointCount));
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > before);
+    return server.reconciler().status().epoch();
+  }
+
+  static Path write(Path dir, String name, String content) {
+    try {
+      Path tmp = Files.createTempFile(dir, "." + name, ".tmp");
+      Files.writeString(tmp, content);
+      return Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + server.adminPort() + path);
+  }
+
+  HttpResponse<String> send(HttpRequest.Builder request) {
+    try {
+      return http.send(request.timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  HttpResponse<String> get(String path, String token) {
+    return send(authorized(HttpRequest.newBuilder(uri(path)).GET(), token));
+  }
+
+  HttpResponse<String> get(String path) {
+    return get(path, null);
+  }
+
+  HttpResponse<String> post(String path, String body, String token) {
+    return send(authorized(HttpRequest.newBuilder(uri(path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)), token));
+  }
+
+  private static HttpRequest.Builder authorized(HttpRequest.Builder request, String token) {
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
+  }
+
+  static JsonNode json(HttpResponse<String> response) {
+    try {
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("not JSON: " + response.body(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,190 @@
+package io.signalbox.controlplane.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.testing.protobuf.SimpleRequest;
+import io.grpc.testing.protobuf.SimpleServiceGrpc;
+import io.signalbox.controlplane.SignalboxServer;
+import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.xds.TypeStatus;
+import io.signalbox.source.yaml.Parsed;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The dashboard in Debian's headless Chromium against a Signalbox serving one grpc-xds client:
+ * the client on the current epoch, then converged on a new one, then its NACK of a MAGLEV cluster
+ * with grpc-xds's own error text. Leaves a screenshot in {@code target/dashboard.png}.
+ */
+class DashboardIT {
+
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  static final String NODE = "grpc-dash";
+
+  @TempDir static Path dir;
+  static Workspace ws;
+  static Backends backends;
+  static SignalboxServer server;
+  static ManagedChannel channel;
+  static ChromeDriver browser;
+  static int xdsPort;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "DashboardIT needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver); "
+            + ".ci/run installs them");
+    ws = new Workspace(dir);
+    backends = Backends.start("b1", "b2");
+    xdsPort = Workspace.freePort();
+    ws.write("endpoints.yaml", endpoints("b1"));
+    Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN"));
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
+    server = SignalboxServer.start(config, cfg,
+        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    Workspace.bootstrapGrpcXds(xdsPort, NODE);
+    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    browser = chromium();
+  }
+
+  /** Debian's Chromium and driver, named explicitly so Selenium Manager never looks for (or downloads) any. */
+  static ChromeDriver chromium() throws Exception {
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+    Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
+    ChromeOptions options = new ChromeOptions()
+        .setBinary(CHROMIUM.toFile())
+        .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--window-size=1400,1900", "--user-data-dir=" + profile);
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+        .usingAnyFreePort()
+        .build();
+    return new ChromeDriver(service, options);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (backends != null) {
+      backends.close();
+    }
+  }
+
+  static String endpoints(String... names) {
+    StringBuilder yaml = new StringBuilder("clusters:\n  greeter:\n");
+    for (String name : names) {
+      yaml.append("    - { address: 127.0.0.1, port: ").append(backends.port(name)).append(", zone: a }\n");
+    }
+    return yaml.toString();
+  }
+
+  static String call() {
+    return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+        .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
+  }
+
+  static String text(String id) {
+    return browser.findElement(By.id(id)).getText();
+  }
+
+  /** The cells of the client's row in the clients table, or of the NACK table. */
+  static List<String> row(String table) {
+    try {
+      return browser.findElements(By.cssSelector("#" + table + " tbody tr[data-node='" + NODE + "'] td"))
+          .stream().map(WebElement::getText).toList();
+    } catch (StaleElementReferenceException | NoSuchElementException e) {
+      return List.of(); // the table was re-rendered between finding and reading: poll again
+    }
+  }
+
+  /** The dashboard shows {@code epoch} as current and the client holding it with no lag. */
+  static void awaitConverged(long epoch) {
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(text("epoch")).isEqualTo(Long.toString(epoch));
+      assertThat(text("converged")).isEqualTo("1 / 1 (100%)");
+      List<String> cells = row("clients");
+      assertThat(cells).hasSize(8);
+      assertThat(cells.subList(0, 5)).containsExactly(NODE, "e2e", "a", Long.toString(epoch), "0");
+    });
+  }
+
+  @Test
+  void showsTheClientConvergingAndThenItsNack() throws Exception {
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> call().equals("b1"));
+    browser.get("http://127.0.0.1:" + server.adminPort() + "/");
+    assertThat(browser.getTitle()).isEqualTo("Signalbox");
+    awaitConverged(server.reconciler().status().epoch());
+    assertThat(text("store")).isEqualTo("available");
+    assertThat(text("frozen")).isEqualTo("no");
+    assertThat(text("nacking")).isEqualTo("0");
+
+    long before = server.reconciler().status().epoch();
+    ws.write("endpoints.yaml", endpoints("b1", "b2"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > before);
+    long changed = server.reconciler().status().epoch();
+    awaitConverged(changed);
+    assertThat(browser.findElements(By.cssSelector("#epochs tbody tr")).get(0).getText())
+        .startsWith(changed + " ");
+
+    ws.write("signalbox.yaml", Workspace.config(xdsPort, "MAGLEV"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> cds() != null && cds().nack() != null);
+    String grpcError = cds().nack().message();
+    long rejected = cds().nack().epoch();
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(text("nacking")).isEqualTo("1");
+      List<String> nack = row("nacks");
+      assertThat(nack).hasSize(7);
+      assertThat(nack.subList(0, 4)).containsExactly(NODE, "e2e", "CDS", Long.toString(rejected));
+      assertThat(nack.get(5)).isEqualTo(grpcError.strip());
+      assertThat(row("clients").get(7)).isEqualTo(("CDS @" + rejected + ": " + grpcError).strip());
+    });
+    assertThat(grpcError).containsIgnoringCase("maglev");
+
+    Path screenshot = Path.of("target", "dashboard.png");
+    Files.createDirectories(screenshot.getParent());
+    Files.move(browser.getScreenshotAs(OutputType.FILE).toPath(), screenshot, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  static TypeStatus cds() {
+    return server.xds().clients().stream()
+        .filter(c -> c.nodeId().equals(NODE))
+        .map(c -> c.types().get(XdsType.CLUSTER.typeUrl()))
+        .filter(t -> t != null)
+        .findFirst().orElse(null);
+  }
+}
