@@ -186,6 +186,13 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       .thenComparingLong(r -> r.key().streamId())
       .thenComparing(r -> r.key().typeUrl());
 
+  private final InMemoryOverrideStore overrides = new InMemoryOverrideStore();
+
+  @Override
+  public OverrideStore overrides() {
+    return overrides;
+  }
+
   @Override
   public void close() {}
 }

@@ -50,12 +50,14 @@ public final class PostgresSnapshotStore implements SnapshotStore {
 
   private final HikariDataSource pool;
   private final DSLContext db;
+  private final PostgresOverrideStore overrides;
   private final Clock clock;
   private final Runnable afterClose;
 
   private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
     this.pool = pool;
     this.db = DSL.using(pool, SQLDialect.POSTGRES);
+    this.overrides = new PostgresOverrideStore(db);
     this.clock = clock;
     this.afterClose = afterClose;
   }
@@ -398,6 +400,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
         .execute());
     log.info("Pruned {} epochs (kept the newest {} and {})", deleted, keepLast, alsoKeep);
     return deleted;
+  }
+
+  @Override
+  public OverrideStore overrides() {
+    return overrides;
   }
 
   @Override

@@ -69,6 +69,9 @@ public interface SnapshotStore extends AutoCloseable {
   /** The NACK events of responses built from {@code snapshotEpoch}, newest first. */
   List<NackEvent> nackEvents(long snapshotEpoch);
 
+  /** Operator overrides, kept with the epoch log. */
+  OverrideStore overrides();
+
   @Override
   void close();
 }

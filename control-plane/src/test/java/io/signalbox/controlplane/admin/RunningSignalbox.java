@@ -47,6 +47,8 @@ final class RunningSignalbox implements AutoCloseable {
           address: 127.0.0.1
           %s
         store: { url: memory }
+        # These tests watch clients NACK and stay NACKing; rollbacks have their own tests.
+        rollout: { rollbackOnNack: false }
         sources:
           files: [ ./endpoints.yaml ]
         reconcile: { debounce: 20ms, maxDelay: 200ms }

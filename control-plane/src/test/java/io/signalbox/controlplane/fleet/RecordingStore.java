@@ -112,6 +112,11 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public io.signalbox.store.OverrideStore overrides() {
+    return delegate.overrides();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }
