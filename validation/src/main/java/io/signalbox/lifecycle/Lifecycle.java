@@ -116,7 +116,8 @@ public final class Lifecycle {
 
   /**
    * Null when ejecting {@code endpoint} keeps the cluster within {@code maxEjectionPercent};
-   * otherwise why not, in one sentence.
+   * otherwise why not, in one sentence. Like Envoy's outlier detection, one endpoint may always be
+   * ejected from a cluster of two or more, whatever the percentage.
    */
   public static String ejectionRefusal(String cluster, List<EndpointSpec> endpoints, EndpointRef endpoint,
       int maxEjectionPercent) {
@@ -124,7 +125,8 @@ public final class Lifecycle {
     long ejected = endpoints.stream()
         .filter(e -> e.state() == EndpointState.EJECTED || EndpointRef.of(cluster, e).equals(endpoint))
         .count();
-    if (total == 0 || ejected * 100 <= (long) maxEjectionPercent * total) {
+    long allowed = Math.max(total >= 2 ? 1 : 0, (long) total * maxEjectionPercent / 100);
+    if (ejected <= allowed) {
       return null;
     }
     return "ejecting " + endpoint.key() + " would eject " + ejected + " of " + total + " endpoints of cluster '"

@@ -83,6 +83,14 @@ class LifecycleTest {
   }
 
   @Test
+  void oneEjectionIsAlwaysAllowedInAClusterOfTwoOrMore() {
+    assertThat(Lifecycle.ejectionRefusal("web", List.of(A, B), REF_A, 10)).isNull();
+    assertThat(Lifecycle.ejectionRefusal("web", List.of(A), REF_A, 10))
+        .isEqualTo("ejecting 10.0.0.1:80 would eject 1 of 1 endpoints of cluster 'web' (100%), "
+            + "more than maxEjectionPercent 10");
+  }
+
+  @Test
   void parsesEndpointReferencesIncludingBracketedIpv6() {
     assertThat(EndpointRef.parse("web", "10.0.0.1:8080")).isEqualTo(new EndpointRef("web", "10.0.0.1", 8080));
     assertThat(EndpointRef.parse("web", "[::1]:8080")).isEqualTo(new EndpointRef("web", "::1", 8080));

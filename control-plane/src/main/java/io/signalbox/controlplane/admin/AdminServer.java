@@ -130,6 +130,7 @@ public final class AdminServer implements AutoCloseable {
 
     ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
     new CoreRoutes(backend, fleet, router).register();
+    new OperatorRoutes(backend, router).register();
 
     app.start();
     log.info("admin API on http://{}:{}/ ({})", settings.address(), app.port(),

@@ -8,7 +8,13 @@ import io.signalbox.controlplane.snapshot.SnapshotCandidate;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.lifecycle.Lifecycle;
+import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.source.SourceHealth;
@@ -57,17 +63,18 @@ public final class Reconciler implements AutoCloseable {
   private final MeterRegistry meters;
   private final SnapshotBuilder builder = new SnapshotBuilder();
   private final boolean staged;
-  private final Quarantine quarantine = new Quarantine();
   private final EpochHistory history;
-  private volatile boolean frozen;
-  private volatile long lastSafeEpoch;
+  private final Interventions interventions;
+  private final Departures departures = new Departures();
+  // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
+  private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
   private volatile String configCause = "startup";
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
 
-  // Guards dirty/firstDirtyNanos/lastDirtyNanos/retryNotBeforeNanos/running; the writer waits on `changed`.
+  // Guards dirty/firstDirtyNanos/lastDirtyNanos/retryNotBeforeNanos/wakeAtNanos/running; the writer waits on `changed`.
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private boolean dirty;
@@ -75,6 +82,9 @@ public final class Reconciler implements AutoCloseable {
   private long lastDirtyNanos;
   private boolean running = true;
   private long retryNotBeforeNanos = System.nanoTime();
+  private static final long NO_WAKE = Long.MIN_VALUE;
+  // When the endpoint lifecycle changes by itself (an ejection ends, a drain is due); NO_WAKE if never.
+  private long wakeAtNanos = NO_WAKE;
   private String pendingCause = "startup";
 
   // Written only by the writer thread; volatile so the API can read them.
@@ -97,6 +107,8 @@ public final class Reconciler implements AutoCloseable {
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, boolean staged, MeterRegistry meters) {
     this.staged = staged;
     this.history = new EpochHistory(store);
+    this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
+        history::get, meters);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -121,6 +133,7 @@ public final class Reconciler implements AutoCloseable {
     if (restored != null) {
       published = restored;
       history.remember(restored);
+      noteDraining(restored);
       xds.publish(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
@@ -148,11 +161,29 @@ public final class Reconciler implements AutoCloseable {
     return published;
   }
 
+  /**
+   * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
+   */
+  public io.signalbox.model.ClusterSpec clusterSpec(String name) {
+    DesiredStateTemplate template = config;
+    if (template == null) {
+      return io.signalbox.model.ClusterSpec.named(name);
+    }
+    return template.with(Map.of(name, List.of())).clusters().stream()
+        .filter(c -> name.equals(c.name())).findFirst().orElse(io.signalbox.model.ClusterSpec.named(name));
+  }
+
+  /** Operator overrides, rollbacks and the freeze. */
+  public Interventions interventions() {
+    return interventions;
+  }
+
   public ReconcileStatus status() {
     Map<String, SourceHealth> health = new TreeMap<>();
     sources.forEach((id, s) -> health.put(id, s.health()));
     Snapshot p = published;
-    return new ReconcileStatus(p == null ? 0 : p.epoch(), lastSafeEpoch, frozen, storeAvailable, pendingPublish,
+    return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
+        storeAvailable, pendingPublish,
         lastRejection, health);
   }
 
@@ -183,7 +214,17 @@ public final class Reconciler implements AutoCloseable {
       lock.lock();
       try {
         while (running && !settled()) {
-          if (!dirty) {
+          if (!dirty && wakeAtNanos != NO_WAKE) {
+            long untilWake = wakeAtNanos - System.nanoTime();
+            if (untilWake <= 0) {
+              wakeAtNanos = NO_WAKE;
+              dirty = true;
+              firstDirtyNanos = lastDirtyNanos = System.nanoTime() - debounce.toNanos();
+              pendingCause = "scheduled endpoint lifecycle change";
+            } else {
+              changed.awaitNanos(untilWake);
+            }
+          } else if (!dirty) {
             changed.await();
           } else {
             long due = Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
@@ -230,7 +271,7 @@ public final class Reconciler implements AutoCloseable {
     }
     long started = System.nanoTime();
     EndpointMerge.Result merged = EndpointMerge.merge(sources.values());
-    DesiredState desired = template.with(merged.endpoints());
+    DesiredState desired = template.with(lifecycle(template, merged.endpoints()));
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
       reject(cause, verdict.errors());
@@ -238,7 +279,7 @@ public final class Reconciler implements AutoCloseable {
     }
     verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     Snapshot parent = published;
-    List<TranslatedResource> translated = quarantine.apply(translator.translate(desired), desired, history::get);
+    List<TranslatedResource> translated = interventions.quarantine.apply(translator.translate(desired), desired, history::get);
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
     List<Violation> envoyErrors = checkChanged(candidate, translated);
     if (!envoyErrors.isEmpty()) {
@@ -250,7 +291,7 @@ public final class Reconciler implements AutoCloseable {
       pendingPublish = false;
       return;
     }
-    if (frozen) {
+    if (interventions.frozen()) {
       // Validated and recorded above; held until unfreeze.
       pendingPublish = true;
       log.info("frozen: {} validated but not published; still serving epoch {}", cause, epochOf(parent));
@@ -281,6 +322,7 @@ public final class Reconciler implements AutoCloseable {
     }
     published = snapshot;
     history.remember(snapshot);
+    noteDraining(snapshot);
     markSuperseded(parent);
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
@@ -288,6 +330,76 @@ public final class Reconciler implements AutoCloseable {
     log.info("published epoch {} ({}): {} clusters, {} endpoints changed, {} resources, {} ms", snapshot.epoch(), cause,
         snapshot.resources(XdsType.CLUSTER).size(), candidate.changed(XdsType.ENDPOINT).size(),
         snapshot.resourceCount(), tookMs);
+  }
+
+  /**
+   * The endpoints as they should be served: sources, then operator overrides, then endpoints that
+   * left their sources and are still draining. Schedules a rebuild for when that changes by itself.
+   */
+  private Map<String, List<EndpointSpec>> lifecycle(DesiredStateTemplate template,
+      Map<String, List<EndpointSpec>> fromSources) {
+    Instant now = clock.instant();
+    List<OperatorOverride> overrides = interventions.overrides();
+    Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
+    Snapshot p = published;
+    List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
+        current.endpoints(), drainTimeouts(template), this::drainAcknowledged, now);
+    Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
+    wakeAt(result.nextChange());
+    return result.endpoints();
+  }
+
+  private static java.util.function.Function<String, Duration> drainTimeouts(DesiredStateTemplate template) {
+    Map<String, Duration> declared = new java.util.HashMap<>();
+    template.with(Map.of()).clusters().forEach(c -> declared.put(c.name(), c.effectiveDrainTimeout()));
+    return cluster -> declared.getOrDefault(cluster, io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT);
+  }
+
+  /**
+   * Whether every client holding {@code endpoint}'s cluster has ACKed an epoch in which the
+   * endpoint was DRAINING: only then may it be removed (invariant 2).
+   */
+  public boolean drainAcknowledged(EndpointRef endpoint) {
+    Long since = drainingSince.get(endpoint);
+    if (since == null) {
+      return false;
+    }
+    return xds.holders(XdsType.ENDPOINT, endpoint.cluster()).stream()
+        .allMatch(c -> syncedEndpoints(c) >= since);
+  }
+
+  private static long syncedEndpoints(io.signalbox.controlplane.xds.ClientStatus c) {
+    var t = c.types().get(XdsType.ENDPOINT.typeUrl());
+    return t == null ? 0 : t.syncedEpoch();
+  }
+
+  /** The first epoch of the current run of epochs in which {@code endpoint} is DRAINING, or null. */
+  public Long drainingSince(EndpointRef endpoint) {
+    return drainingSince.get(endpoint);
+  }
+
+  private void noteDraining(Snapshot snapshot) {
+    java.util.Set<EndpointRef> draining = new java.util.HashSet<>();
+    snapshot.endpoints().forEach((cluster, list) -> list.stream()
+        .filter(e -> e.state() == EndpointState.DRAINING)
+        .forEach(e -> draining.add(EndpointRef.of(cluster, e))));
+    drainingSince.keySet().retainAll(draining);
+    draining.forEach(ref -> drainingSince.putIfAbsent(ref, snapshot.epoch()));
+  }
+
+  private void wakeAt(Instant at) {
+    lock.lock();
+    try {
+      if (at == null) {
+        wakeAtNanos = NO_WAKE;
+        return;
+      }
+      long nanos = System.nanoTime() + Math.max(0, Duration.between(clock.instant(), at).toNanos());
+      wakeAtNanos = nanos;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   private List<Violation> checkChanged(SnapshotCandidate candidate, List<TranslatedResource> translated) {
@@ -369,90 +481,6 @@ public final class Reconciler implements AutoCloseable {
           .ifPresent(r -> store.setStatus(parent.epoch(), EpochStatus.SUPERSEDED, "replaced by a newer epoch"));
     } catch (StoreUnavailableException e) {
       storeDown(e);
-    }
-  }
-
-  /** The controller's verdict: the newest epoch the whole fleet holds with no NACK. */
-  public void lastSafe(long epoch) {
-    lastSafeEpoch = Math.max(lastSafeEpoch, epoch);
-  }
-
-  /**
-   * Epoch {@code epoch} drew a NACK: it becomes REJECTED with the client's words, and the next
-   * epoch restores each rejected resource from the last safe epoch while the rest of the desired
-   * state still holds. The rejected input stays quarantined until it changes again.
-   *
-   * @param rejected type -> resource name -> the rejected version
-   */
-  public void rejectEpoch(long epoch, Map<XdsType, Map<String, String>> rejected, String reason) {
-    long restoreFrom = lastSafeEpoch;
-    rejected.forEach((type, resources) -> resources.forEach((name, version) ->
-        quarantine.hold(type, name, version, restoreFrom, "epoch " + epoch + " rejected: " + reason)));
-    try {
-      store.setStatus(epoch, EpochStatus.REJECTED, reason);
-      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), "signalbox", "rollback", "epoch " + epoch,
-          "NACKed; restoring " + rejected.values().stream().mapToInt(Map::size).sum()
-              + " resource(s) from epoch " + restoreFrom + ": " + reason));
-    } catch (StoreUnavailableException e) {
-      log.warn("could not record the rejection of epoch {}: {}", epoch, e.getMessage());
-    }
-    meters.counter("signalbox_rollbacks").increment();
-    log.warn("epoch {} rejected ({}); rolling back {} to epoch {}", epoch, reason, rejected, restoreFrom);
-    signal("rollback of epoch " + epoch);
-  }
-
-  /**
-   * Operator rollback: listeners, route configs and clusters go back to {@code epoch}'s versions
-   * in a new epoch (epochs never go backwards), and stay there until their input changes again.
-   * Endpoints keep following the sources, so nothing drained or removed comes back.
-   *
-   * @return false if there is no such epoch
-   */
-  public boolean rollbackTo(long epoch, String actor, String reason) {
-    Snapshot target = history.get(epoch);
-    Snapshot current = published;
-    if (target == null || current == null) {
-      return false;
-    }
-    int held = 0;
-    for (XdsType type : List.of(XdsType.CLUSTER, XdsType.LISTENER, XdsType.ROUTE)) {
-      for (var r : current.resources(type).byName().values()) {
-        var old = target.resources(type).get(r.name());
-        if (old != null && !old.version().equals(r.version())) {
-          quarantine.hold(type, r.name(), r.version(), epoch, "rollback to epoch " + epoch + " by " + actor);
-          held++;
-        }
-      }
-    }
-    try {
-      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), actor, "rollback", "epoch " + epoch,
-          reason + " (" + held + " resource(s) restored)"));
-    } catch (StoreUnavailableException e) {
-      log.warn("could not audit the rollback: {}", e.getMessage());
-    }
-    signal("rollback to epoch " + epoch + " by " + actor);
-    return true;
-  }
-
-  /** Holds the current configuration: inputs are still validated and recorded, nothing is published. */
-  public void freeze(String actor, String reason) {
-    frozen = true;
-    auditQuietly(actor, "freeze", reason);
-    log.warn("frozen by {}: {}", actor, reason);
-  }
-
-  public void unfreeze(String actor, String reason) {
-    frozen = false;
-    auditQuietly(actor, "unfreeze", reason);
-    log.warn("unfrozen by {}: {}", actor, reason);
-    signal("unfreeze");
-  }
-
-  private void auditQuietly(String actor, String action, String reason) {
-    try {
-      store.audit(new io.signalbox.store.AuditEntry(clock.instant(), actor, action, "epochs", reason));
-    } catch (StoreUnavailableException e) {
-      log.warn("could not audit {}: {}", action, e.getMessage());
     }
   }
 

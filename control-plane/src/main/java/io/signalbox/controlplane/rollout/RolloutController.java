@@ -110,7 +110,7 @@ public final class RolloutController implements AutoCloseable {
       return false;
     }
     rejectedUpTo = newest.epoch();
-    reconciler.rejectEpoch(newest.epoch(), rejected, reason);
+    reconciler.interventions().rejectEpoch(newest.epoch(), rejected, reason);
     return true;
   }
 
@@ -175,7 +175,7 @@ public final class RolloutController implements AutoCloseable {
       return;
     }
     markedSafe = epoch;
-    reconciler.lastSafe(epoch);
+    reconciler.interventions().lastSafe(epoch);
     try {
       store.setStatus(epoch, EpochStatus.SAFE, "held by " + clients.size() + " client(s) with no NACK");
     } catch (StoreUnavailableException e) {

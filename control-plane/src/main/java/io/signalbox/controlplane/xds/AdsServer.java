@@ -122,6 +122,11 @@ public final class AdsServer implements XdsServer {
   }
 
   @Override
+  public List<ClientStatus> holders(io.signalbox.controlplane.snapshot.XdsType type, String name) {
+    return tracker.streams().stream().filter(s -> s.holds(type, name)).map(XdsStream::status).toList();
+  }
+
+  @Override
   public void close() {
     server.shutdownNow();
     try {

@@ -33,6 +33,9 @@ public interface XdsServer extends AutoCloseable {
   /** Every connected client stream. */
   List<ClientStatus> clients();
 
+  /** The connected clients that subscribe to, or hold, resource {@code name} of {@code type}. */
+  List<ClientStatus> holders(io.signalbox.controlplane.snapshot.XdsType type, String name);
+
   @Override
   void close();
 }

@@ -164,6 +164,12 @@ final class XdsStream {
     }
   }
 
+  /** Whether this client subscribes to, or holds, resource {@code name} of {@code type}. */
+  synchronized boolean holds(XdsType type, String name) {
+    Subscription s = subscriptions.get(type);
+    return s != null && (s.wildcard() || s.names().contains(name) || s.held().containsKey(name));
+  }
+
   synchronized ClientStatus status() {
     Map<String, TypeStatus> types = new LinkedHashMap<>();
     for (XdsType t : XdsType.ORDERED) {

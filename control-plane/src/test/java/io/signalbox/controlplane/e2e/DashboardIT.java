@@ -43,6 +43,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 class DashboardIT {
 
+  /** The dashboard must show a NACK that stands; GrpcXdsRollbackIT covers the automatic rollback. */
+  private static final String STANDING_NACK = "{ rollbackOnNack: false }";
+
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   static final String NODE = "grpc-dash";
@@ -64,7 +67,7 @@ class DashboardIT {
     backends = Backends.start("b1", "b2");
     xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints("b1"));
-    Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN"));
+    Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", STANDING_NACK));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
         new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
@@ -161,7 +164,7 @@ class DashboardIT {
     assertThat(browser.findElements(By.cssSelector("#epochs tbody tr")).get(0).getText())
         .startsWith(changed + " ");
 
-    ws.write("signalbox.yaml", Workspace.config(xdsPort, "MAGLEV"));
+    ws.write("signalbox.yaml", Workspace.config(xdsPort, "MAGLEV", STANDING_NACK));
     await().atMost(Duration.ofSeconds(10)).until(() -> cds() != null && cds().nack() != null);
     String grpcError = cds().nack().message();
     long rejected = cds().nack().epoch();

@@ -1,0 +1,266 @@
+package io.signalbox.controlplane.admin;
+
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpStatus;
+import io.signalbox.controlplane.reconcile.Interventions;
+import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.xds.ClientStatus;
+import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.lifecycle.OperatorOverride;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import io.signalbox.source.yaml.StrictYaml;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What operators do: look at clusters and endpoints, drain, undrain, eject and re-weight
+ * endpoints, follow drains to "safe to remove", roll back, freeze and unfreeze.
+ */
+final class OperatorRoutes {
+
+  private static final String ENDPOINT_PATH = "/api/v1/clusters/{cluster}/endpoints/{endpoint}";
+
+  private final AdminBackend backend;
+  private final ApiRouter router;
+
+  OperatorRoutes(AdminBackend backend, ApiRouter router) {
+    this.backend = backend;
+    this.router = router;
+  }
+
+  record DrainRequest(String reason, String deadline) {}
+
+  record EjectRequest(String reason) {}
+
+  record WeightRequest(Integer weight, String reason) {}
+
+  record RollbackRequest(Long to, String reason) {}
+
+  record ReasonRequest(String reason) {}
+
+  /** One endpoint as operators see it. */
+  record EndpointView(String address, int port, String endpoint, String zone, int weight, int priority,
+      EndpointState state, String origin, String override) {}
+
+  /** A drain in progress: {@code safeToRemove} once every holder ACKed the draining epoch and the deadline passed. */
+  record DrainView(String cluster, String endpoint, String actor, String reason, Instant requestedAt,
+      Instant deadline, Long drainingEpoch, int clientsAcked, int clientsTotal, boolean deadlinePassed,
+      boolean safeToRemove) {}
+
+  void register() {
+    router.get("/api/v1/clusters", Access.READ, this::clusters);
+    router.get("/api/v1/clusters/{cluster}/endpoints", Access.READ, this::endpoints);
+    router.get("/api/v1/drains", Access.READ, ctx -> ctx.json(drains()));
+    router.get(ENDPOINT_PATH + "/drain", Access.READ, ctx -> {
+      EndpointRef ref = endpoint(ctx);
+      ctx.json(drains().stream().filter(d -> d.cluster().equals(ref.cluster()) && d.endpoint().equals(ref.key()))
+          .findFirst().orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, "not_draining",
+              ref + " is not being drained by an operator")));
+    });
+    router.write(HandlerType.POST, ENDPOINT_PATH + "/drain", Access.OPERATE, (ctx, caller) -> {
+      EndpointRef ref = endpoint(ctx);
+      DrainRequest body = orEmpty(router.body(ctx, DrainRequest.class), new DrainRequest(null, null));
+      Duration deadline = body.deadline() == null ? drainTimeout(ref.cluster()) : duration("deadline", body.deadline());
+      interventions().drain(ref, deadline, caller.name(), reason(body.reason()));
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state",
+          "DRAINING", "deadline", deadline.toString()));
+      return new ApiRouter.Audit("drain", ref.toString(), reason(body.reason()));
+    });
+    router.write(HandlerType.DELETE, ENDPOINT_PATH + "/drain", Access.OPERATE, (ctx, caller) -> {
+      EndpointRef ref = endpoint(ctx);
+      if (!interventions().undrain(ref)) {
+        throw new ApiException(HttpStatus.NOT_FOUND, "not_draining", ref + " is not being drained by an operator");
+      }
+      ctx.json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "undrained", true));
+      return new ApiRouter.Audit("undrain", ref.toString(), "");
+    });
+    router.write(HandlerType.POST, ENDPOINT_PATH + "/eject", Access.OPERATE, (ctx, caller) -> {
+      EndpointRef ref = endpoint(ctx);
+      EjectRequest body = orEmpty(router.body(ctx, EjectRequest.class), new EjectRequest(null));
+      Snapshot s = published();
+      int cap = maxEjectionPercent(ref.cluster());
+      Duration out;
+      try {
+        out = interventions().eject(ref, s.endpoints().get(ref.cluster()), cap, caller.name(), reason(body.reason()));
+      } catch (Interventions.EjectionRefused e) {
+        throw new ApiException(HttpStatus.CONFLICT, "ejection_cap", e.getMessage());
+      }
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state", "EJECTED",
+          "for", out.toString()));
+      return new ApiRouter.Audit("eject", ref.toString(), reason(body.reason()) + " (for " + out + ")");
+    });
+    router.write(HandlerType.PUT, ENDPOINT_PATH + "/weight", Access.OPERATE, (ctx, caller) -> {
+      EndpointRef ref = endpoint(ctx);
+      WeightRequest body = router.body(ctx, WeightRequest.class);
+      if (body == null || body.weight() == null || body.weight() < 1 || body.weight() > 10000) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight must be an integer from 1 to 10000, was "
+            + (body == null ? null : body.weight()));
+      }
+      interventions().weight(ref, body.weight(), caller.name(), reason(body.reason()));
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "weight",
+          body.weight()));
+      return new ApiRouter.Audit("weight", ref.toString(), "weight " + body.weight() + " " + reason(body.reason()));
+    });
+    router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
+      RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));
+      long to = body.to() != null ? body.to() : backend.reconciler().status().lastSafeEpoch();
+      if (to <= 0) {
+        throw new ApiException(HttpStatus.CONFLICT, "no_safe_epoch",
+            "no epoch is SAFE yet; name one with {\"to\": N}");
+      }
+      int restored = interventions().rollbackTo(to, caller.name());
+      if (restored < 0) {
+        throw new ApiException(HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + to);
+      }
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("to", to, "restored", restored));
+      return new ApiRouter.Audit("rollback", "epoch " + to, reason(body.reason()));
+    });
+    router.write(HandlerType.POST, "/api/v1/freeze", Access.OPERATE, (ctx, caller) -> {
+      ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
+      interventions().freeze(caller.name());
+      ctx.json(Map.of("frozen", true));
+      return new ApiRouter.Audit("freeze", "epochs", reason(body.reason()));
+    });
+    router.write(HandlerType.POST, "/api/v1/unfreeze", Access.OPERATE, (ctx, caller) -> {
+      ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
+      interventions().unfreeze(caller.name());
+      ctx.json(Map.of("frozen", false));
+      return new ApiRouter.Audit("unfreeze", "epochs", reason(body.reason()));
+    });
+  }
+
+  private Interventions interventions() {
+    return backend.reconciler().interventions();
+  }
+
+  private Snapshot published() {
+    Snapshot s = backend.reconciler().published();
+    if (s == null) {
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
+    }
+    return s;
+  }
+
+  private void clusters(Context ctx) {
+    Snapshot s = published();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String name : s.resources(XdsType.CLUSTER).byName().keySet()) {
+      List<EndpointSpec> eps = s.endpoints().getOrDefault(name, List.of());
+      Map<String, Long> byState = new TreeMap<>();
+      eps.forEach(e -> byState.merge(e.state().name(), 1L, Long::sum));
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("name", name);
+      c.put("endpoints", eps.size());
+      c.put("eligible", eps.stream().filter(e -> e.state().eligible()).count());
+      c.put("states", byState);
+      out.add(c);
+    }
+    ctx.json(out);
+  }
+
+  private void endpoints(Context ctx) {
+    String cluster = cluster(ctx);
+    Map<EndpointRef, String> overrides = new java.util.HashMap<>();
+    for (OperatorOverride o : interventions().overrides()) {
+      overrides.merge(o.endpoint(), describe(o), (a, b) -> a + ", " + b);
+    }
+    ctx.json(published().endpoints().getOrDefault(cluster, List.of()).stream().map(e -> {
+      EndpointRef ref = EndpointRef.of(cluster, e);
+      return new EndpointView(e.address(), e.port(), ref.key(), e.zone(), e.weight(), e.priority(), e.state(),
+          e.origin(), overrides.get(ref));
+    }).toList());
+  }
+
+  private static String describe(OperatorOverride o) {
+    if (o instanceof OperatorOverride.Drain) {
+      return "drained by " + o.actor();
+    }
+    if (o instanceof OperatorOverride.Eject j) {
+      return "ejected by " + o.actor() + " until " + j.until();
+    }
+    return "weight " + ((OperatorOverride.Weight) o).weight() + " by " + o.actor();
+  }
+
+  private List<DrainView> drains() {
+    Instant now = backend.clock().instant();
+    Reconciler reconciler = backend.reconciler();
+    List<DrainView> out = new ArrayList<>();
+    for (OperatorOverride o : interventions().overrides()) {
+      if (!(o instanceof OperatorOverride.Drain d)) {
+        continue;
+      }
+      EndpointRef ref = d.endpoint();
+      Long since = reconciler.drainingSince(ref);
+      List<ClientStatus> holders = backend.xds().holders(XdsType.ENDPOINT, ref.cluster());
+      int acked = since == null ? 0 : (int) holders.stream().filter(c -> {
+        var t = c.types().get(XdsType.ENDPOINT.typeUrl());
+        return t != null && t.syncedEpoch() >= since;
+      }).count();
+      boolean deadlinePassed = !now.isBefore(d.deadlineAt());
+      out.add(new DrainView(ref.cluster(), ref.key(), d.actor(), d.reason(), d.createdAt(), d.deadlineAt(), since,
+          acked, holders.size(), deadlinePassed, since != null && acked == holders.size() && deadlinePassed));
+    }
+    return out;
+  }
+
+  /** The cluster named in the path; 404 with the closest names when it does not exist. */
+  private String cluster(Context ctx) {
+    String cluster = ctx.pathParam("cluster");
+    var known = published().resources(XdsType.CLUSTER).byName().keySet();
+    if (!known.contains(cluster)) {
+      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
+          "no cluster '" + cluster + "'" + ClosestNames.hint(cluster, known));
+    }
+    return cluster;
+  }
+
+  /** The endpoint named in the path; 400 when malformed, 404 with the closest when unknown. */
+  private EndpointRef endpoint(Context ctx) {
+    String cluster = cluster(ctx);
+    String raw = ctx.pathParam("endpoint");
+    EndpointRef ref = EndpointRef.parse(cluster, raw);
+    if (ref == null) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_endpoint",
+          "expected address:port (IPv6 as [::1]:8080), was '" + raw + "'");
+    }
+    List<String> known = published().endpoints().getOrDefault(cluster, List.of()).stream()
+        .map(EndpointSpec::key).toList();
+    if (!known.contains(ref.key())) {
+      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_endpoint",
+          "cluster '" + cluster + "' has no endpoint " + ref.key() + ClosestNames.hint(ref.key(), known));
+    }
+    return ref;
+  }
+
+  private Duration drainTimeout(String cluster) {
+    return backend.reconciler().clusterSpec(cluster).effectiveDrainTimeout();
+  }
+
+  /** Envoy's own default (10) when the cluster does not set one. */
+  private int maxEjectionPercent(String cluster) {
+    Integer configured = backend.reconciler().clusterSpec(cluster).maxEjectionPercent();
+    return configured == null ? 10 : configured;
+  }
+
+  private static Duration duration(String field, String raw) {
+    return StrictYaml.parseDuration(raw).orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, "bad_duration",
+        field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'"));
+  }
+
+  private static String reason(String reason) {
+    return reason == null ? "" : reason;
+  }
+
+  private static <T> T orEmpty(T body, T empty) {
+    return body == null ? empty : body;
+  }
+}
