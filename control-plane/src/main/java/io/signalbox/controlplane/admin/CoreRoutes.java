@@ -98,6 +98,7 @@ final class CoreRoutes {
     body.put("lastRejection", s.lastRejection());
     body.put("sources", s.sources());
     body.put("resourceSerializations", backend.reconciler().serializations());
+    body.put("held", backend.reconciler().held());
     ctx.json(body);
   }
 

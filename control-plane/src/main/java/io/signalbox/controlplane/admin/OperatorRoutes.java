@@ -110,6 +110,16 @@ final class OperatorRoutes {
           body.weight()));
       return new ApiRouter.Audit("weight", ref.toString(), "weight " + body.weight() + " " + reason(body.reason()));
     });
+    router.get("/api/v1/held", Access.READ, ctx -> ctx.json(backend.reconciler().held()));
+    router.write(HandlerType.POST, "/api/v1/clusters/{cluster}/confirm", Access.OPERATE, (ctx, caller) -> {
+      String cluster = cluster(ctx);
+      ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
+      if (!backend.reconciler().confirmHeld(cluster)) {
+        throw new ApiException(HttpStatus.NOT_FOUND, "nothing_held", "no update of cluster '" + cluster + "' is held");
+      }
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", cluster, "confirmed", true));
+      return new ApiRouter.Audit("confirm", "cluster " + cluster, reason(body.reason()));
+    });
     router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
       RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));
       long to = body.to() != null ? body.to() : backend.reconciler().status().lastSafeEpoch();

@@ -66,6 +66,7 @@ public final class Reconciler implements AutoCloseable {
   private final EpochHistory history;
   private final Interventions interventions;
   private final Departures departures = new Departures();
+  private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
   // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
 
@@ -345,8 +346,32 @@ public final class Reconciler implements AutoCloseable {
     List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
         current.endpoints(), drainTimeouts(template), this::drainAcknowledged, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
-    wakeAt(result.nextChange());
-    return result.endpoints();
+    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, this::clusterSpec, now);
+    wakeAt(earliest(result.nextChange(), guarded.nextChange()));
+    return guarded.endpoints();
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null ? b : b == null || a.isBefore(b) ? a : b;
+  }
+
+  /** Updates the guards hold back (mass removal, last eligible endpoints). */
+  public List<HeldUpdates.Held> held() {
+    return heldUpdates.held();
+  }
+
+  /** An operator lets the held update of {@code cluster} through; false if none is held. */
+  public boolean confirmHeld(String cluster) {
+    boolean confirmed = heldUpdates.confirm(cluster);
+    if (confirmed) {
+      signal("operator confirmed the held update of " + cluster);
+    }
+    return confirmed;
+  }
+
+  /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
+  public void holdStableFor(Duration d) {
+    heldUpdates.stableFor(d);
   }
 
   private static java.util.function.Function<String, Duration> drainTimeouts(DesiredStateTemplate template) {
