@@ -83,6 +83,7 @@ public final class SignalboxServer implements AutoCloseable {
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),
         !rollout.waves().waves().isEmpty(), meters);
     reconciler.holdStableFor(config.reconcile().holdStable());
+    reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.start(restored);
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
     rolloutController.start(ROLLOUT_CHECK);

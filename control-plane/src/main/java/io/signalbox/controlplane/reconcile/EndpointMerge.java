@@ -21,6 +21,15 @@ final class EndpointMerge {
   record Result(Map<String, List<EndpointSpec>> endpoints, List<Violation> conflicts) {}
 
   static Result merge(Collection<SourceState> sources) {
+    return merge(sources, List.of());
+  }
+
+  /**
+   * @param precedence source kinds, strongest first (the part of a source id before ':', e.g.
+   *     {@code file}); when both sources of a conflict are ranked, the stronger one's endpoint is
+   *     kept and the conflict is a warning
+   */
+  static Result merge(Collection<SourceState> sources, List<String> precedence) {
     Map<String, Map<String, EndpointSpec>> byCluster = new TreeMap<>();
     List<Violation> conflicts = new ArrayList<>();
     sources.stream()
@@ -31,6 +40,17 @@ final class EndpointMerge {
             EndpointSpec existing = known.putIfAbsent(e.key(), e);
             if (existing != null && existing != e && !sameAttributes(existing, e) && existing.origin() != null
                 && !existing.origin().equals(e.origin())) {
+              int rankExisting = rank(precedence, existing.origin());
+              int rankNew = rank(precedence, e.origin());
+              if (rankExisting >= 0 && rankNew >= 0 && rankExisting != rankNew) {
+                EndpointSpec winner = rankNew < rankExisting ? e : existing;
+                known.put(e.key(), winner);
+                conflicts.add(Violation.warning("source.precedence", e.origin(),
+                    "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
+                    "reported differently by " + existing.origin() + " and " + e.origin() + "; "
+                        + winner.origin() + " wins by sources.precedence"));
+                continue;
+              }
               conflicts.add(Violation.error("source.conflict", e.origin(),
                   "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
                   "also reported by " + existing.origin() + " with different attributes ("
@@ -41,6 +61,11 @@ final class EndpointMerge {
     Map<String, List<EndpointSpec>> merged = new TreeMap<>();
     byCluster.forEach((cluster, eps) -> merged.put(cluster, List.copyOf(eps.values())));
     return new Result(merged, conflicts);
+  }
+
+  private static int rank(List<String> precedence, String origin) {
+    int colon = origin.indexOf(':');
+    return precedence.indexOf(colon < 0 ? origin : origin.substring(0, colon));
   }
 
   private static boolean sameAttributes(EndpointSpec a, EndpointSpec b) {

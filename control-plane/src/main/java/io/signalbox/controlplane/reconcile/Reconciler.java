@@ -66,6 +66,7 @@ public final class Reconciler implements AutoCloseable {
   private final EpochHistory history;
   private final Interventions interventions;
   private final Departures departures = new Departures();
+  private volatile List<String> sourcePrecedence = List.of();
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
   // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
@@ -271,7 +272,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     long started = System.nanoTime();
-    EndpointMerge.Result merged = EndpointMerge.merge(sources.values());
+    EndpointMerge.Result merged = EndpointMerge.merge(sources.values(), sourcePrecedence);
     DesiredState desired = template.with(lifecycle(template, merged.endpoints()));
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
@@ -367,6 +368,11 @@ public final class Reconciler implements AutoCloseable {
       signal("operator confirmed the held update of " + cluster);
     }
     return confirmed;
+  }
+
+  /** {@code sources.precedence}: which source wins a conflicting endpoint. */
+  public void sourcePrecedence(List<String> precedence) {
+    sourcePrecedence = List.copyOf(precedence);
   }
 
   /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
