@@ -25,6 +25,8 @@ public final class LoadRun {
   private static final Logger log = LoggerFactory.getLogger(LoadRun.class);
   /** A fleet that has received nothing for this long has received everything a change causes. */
   private static final Duration QUIET = Duration.ofMillis(300);
+  private static final int WARMUP_CLIENTS = 20;
+  private static final int WARMUP_ROUNDS = 3;
   private static final Duration MAX_SETTLE = Duration.ofSeconds(15);
 
   private final Scenario scenario;
@@ -47,6 +49,7 @@ public final class LoadRun {
     write(dir, "signalbox.yaml", workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce()));
     log.info("{}: starting the server in {}", scenario.label(), dir);
     try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
+      warmUp(workload, xdsPort);
       long heapIdle = server.heapAfterGc();
       try (Fleet fleet = new Fleet(scenario.clients(), scenario.mode(), workload, xdsPort)) {
         long started = System.nanoTime();
@@ -70,6 +73,21 @@ public final class LoadRun {
         long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
         return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), stormMillis, fleet.notReady(),
             heapPerClient, cpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
+      }
+    }
+  }
+
+  /**
+   * Connects and closes a few clients first, so that neither this JVM's nor the server's class
+   * loading and first compilations land in the connect storm of the measured fleet.
+   */
+  private void warmUp(Workload workload, int xdsPort) throws InterruptedException {
+    for (int round = 0; round < WARMUP_ROUNDS; round++) {
+      try (Fleet warmup = new Fleet(WARMUP_CLIENTS, scenario.mode(), workload, xdsPort)) {
+        warmup.connect();
+        if (!warmup.awaitReady(scenario.convergeTimeout().toMillis())) {
+          throw new IllegalStateException(scenario.label() + ": warm-up clients never got their config");
+        }
       }
     }
   }

@@ -50,7 +50,7 @@ public final class LoadTool implements Callable<Integer> {
     }
     Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, mode, clients, new Workload(clusters, endpoints),
         changes, store, debounce, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
-        System.getProperty("java.class.path"), workDir, timeout);
+        absoluteClasspath(), workDir, timeout);
     List<RunResult> results = new ArrayList<>();
     if (target != Targets.PLAIN) {
       results.add(LoadRun.run(scenario));
@@ -61,6 +61,13 @@ public final class LoadTool implements Callable<Integer> {
     System.out.print(ResultTable.render(results));
     boolean clean = results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
     return clean ? 0 : 1;
+  }
+
+  /** The server runs in another directory: relative class path entries would not resolve there. */
+  public static String absoluteClasspath() {
+    return Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .map(entry -> Path.of(entry).toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
   }
 
   static final class ModeConverter implements picocli.CommandLine.ITypeConverter<Fleet.Mode> {
