@@ -23,9 +23,16 @@ class LoadToolSmokeIT {
   Path workDir;
 
   @Test
-  void everyClientConvergesOnEveryChangeAndReceivesOnlyTheChangedAssignment() throws Exception {
-    RunResult result = LoadRun.run(scenario(Fleet.Mode.SOTW));
+  void everySotwClientConvergesOnEveryChangeAndReceivesOnlyTheChangedAssignment() throws Exception {
+    assertConvergedOnOneAssignmentPerChange(LoadRun.run(scenario(Fleet.Mode.SOTW)));
+  }
 
+  @Test
+  void everyDeltaClientConvergesOnEveryChangeAndReceivesOnlyTheChangedAssignment() throws Exception {
+    assertConvergedOnOneAssignmentPerChange(LoadRun.run(scenario(Fleet.Mode.DELTA)));
+  }
+
+  private static void assertConvergedOnOneAssignmentPerChange(RunResult result) {
     assertThat(result.notReady()).isZero();
     assertThat(result.errors()).isZero();
     assertThat(result.changes()).hasSize(CHANGES);
