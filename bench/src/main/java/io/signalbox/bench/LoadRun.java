@@ -64,15 +64,18 @@ public final class LoadRun {
 
         long serializationsBefore = serializations(adminPort);
         long cpuBefore = server.cpuMillis();
+        long ownCpuBefore = ServerProcess.ownCpuMillis();
         List<RunResult.ChangeResult> changes = new ArrayList<>();
         for (int k = 0; k < scenario.changes(); k++) {
           changes.add(change(dir, fleet, k));
         }
         double cpuPerChange = scenario.changes() == 0 ? 0
             : (server.cpuMillis() - cpuBefore) / (double) scenario.changes();
+        double ownCpuPerChange = scenario.changes() == 0 ? 0
+            : (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) scenario.changes();
         long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
         return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), stormMillis, fleet.notReady(),
-            heapPerClient, cpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
+            heapPerClient, cpuPerChange, ownCpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
       }
     }
   }

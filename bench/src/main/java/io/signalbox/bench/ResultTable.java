@@ -17,6 +17,7 @@ final class ResultTable {
       new Row("bytes/change/client", RunResult::bytesPerChangePerClient, "%.0f"),
       new Row("responses/change/client", RunResult::responsesPerChangePerClient, "%.2f"),
       new Row("server CPU ms/change", RunResult::cpuMillisPerChange, "%.1f"),
+      new Row("load tool CPU ms/change", RunResult::loadToolCpuMillisPerChange, "%.1f"),
       new Row("heap/client after GC (KB)", r -> r.heapPerClientBytes() / 1024.0, "%.1f"),
       new Row("stream errors", r -> r.errors(), "%.0f"),
       new Row("clients not ready (storm)", r -> r.notReady(), "%.0f"),

@@ -33,10 +33,15 @@ final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
 
+  private final Thread reaper;
+
   private ServerProcess(String name, Process process, Path log) {
     this.name = name;
     this.process = process;
     this.log = log;
+    // A load tool stopped with Ctrl-C or a signal must not leave its server running.
+    this.reaper = new Thread(process::destroy, "reap-" + name);
+    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /** Starts {@code java <jvmOptions> <args>} in {@code dir}, output going to {@code <name>.log} there. */
@@ -117,8 +122,17 @@ final class ServerProcess implements AutoCloseable {
 
   /** User plus system CPU time the process has used so far, in milliseconds (10 ms resolution). */
   long cpuMillis() {
+    return cpuMillis(pid(), name);
+  }
+
+  /** The same for this JVM: the load generator's own cost, which shares the machine with the server. */
+  static long ownCpuMillis() {
+    return cpuMillis(ProcessHandle.current().pid(), "the load tool");
+  }
+
+  private static long cpuMillis(long pid, String name) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       // Fields after the command name, which is in parentheses and may contain spaces.
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
       long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime (14th), stime (15th)
@@ -168,6 +182,11 @@ final class ServerProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException e) {
+      // Already shutting down: the hook destroys the process.
+    }
     process.destroy();
     try {
       if (!process.waitFor(15, TimeUnit.SECONDS)) {
