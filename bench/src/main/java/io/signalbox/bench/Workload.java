@@ -1,7 +1,12 @@
 package io.signalbox.bench;
 
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The fleet's configuration: {@code clusters} clusters of {@code endpoints} endpoints each, one API
@@ -63,25 +68,47 @@ public record Workload(int clusters, int endpoints) {
 
   /** The endpoint file after changes {@code 0..appliedChanges-1}. */
   public String endpointFile(int appliedChanges) {
-    int[][] weights = new int[clusters][];
-    for (int k = 0; k < appliedChanges; k++) {
-      Change c = change(k);
-      if (weights[c.cluster()] == null) {
-        weights[c.cluster()] = new int[endpoints];
-      }
-      weights[c.cluster()][c.endpoint()] = c.weight();
-    }
+    int[][] weights = weights(appliedChanges);
     StringBuilder out = new StringBuilder(clusters * endpoints * 80);
     out.append("clusters:\n");
     for (int i = 0; i < clusters; i++) {
       out.append("  ").append(clusterName(i)).append(":\n");
       for (int j = 0; j < endpoints; j++) {
-        int w = weights[i] == null || weights[i][j] == 0 ? 1 : weights[i][j];
         out.append("    - { address: ").append(address(j)).append(", port: ").append(port(i))
-            .append(", zone: a, weight: ").append(w).append(", state: READY }\n");
+            .append(", zone: a, weight: ").append(weights[i][j]).append(", state: READY }\n");
       }
     }
     return out.toString();
+  }
+
+  /**
+   * What {@link #endpointFile} reads as, built directly: the file source cannot read a file of
+   * 10,000 × 10 endpoints (see docs/benchmarks.md), and benchmarks need that state.
+   */
+  public Map<String, List<EndpointSpec>> endpointSpecs(int appliedChanges) {
+    int[][] weights = weights(appliedChanges);
+    Map<String, List<EndpointSpec>> out = new TreeMap<>();
+    for (int i = 0; i < clusters; i++) {
+      List<EndpointSpec> list = new ArrayList<>(endpoints);
+      for (int j = 0; j < endpoints; j++) {
+        list.add(new EndpointSpec(address(j), port(i), "a", weights[i][j], 0, EndpointState.READY,
+            "file:endpoints.yaml"));
+      }
+      out.put(clusterName(i), list);
+    }
+    return out;
+  }
+
+  private int[][] weights(int appliedChanges) {
+    int[][] weights = new int[clusters][endpoints];
+    for (int[] w : weights) {
+      java.util.Arrays.fill(w, 1);
+    }
+    for (int k = 0; k < appliedChanges; k++) {
+      Change c = change(k);
+      weights[c.cluster()][c.endpoint()] = c.weight();
+    }
+    return weights;
   }
 
   /**

@@ -11,9 +11,7 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.translate.Translation;
 import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.model.DesiredState;
-import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
-import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
@@ -24,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -55,8 +52,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx4g"})
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 5, time = 3)
+@Measurement(iterations = 5, time = 5)
 public class EpochBenchmarks {
 
   @Param({"10000"})
@@ -70,7 +67,6 @@ public class EpochBenchmarks {
   private final EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
   private final Provenance provenance = Provenance.newBuilder().setCause("bench").build();
 
-  private String endpointFileText;
   private DesiredState before;
   private DesiredState after;
   private Translation translationBefore;
@@ -84,9 +80,8 @@ public class EpochBenchmarks {
     Parsed<SignalboxConfig> config = ConfigLoader.parse(workload.config(18000, 8080, "memory", "100ms"),
         "bench.yaml", Path.of("."));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) config).value();
-    endpointFileText = workload.endpointFile(0);
-    before = cfg.desiredState(parse(endpointFileText));
-    after = cfg.desiredState(parse(workload.endpointFile(1)));
+    before = cfg.desiredState(workload.endpointSpecs(0));
+    after = cfg.desiredState(workload.endpointSpecs(1));
 
     translationBefore = translator.translate(before);
     SnapshotBuilder builder = new SnapshotBuilder();
@@ -104,16 +99,6 @@ public class EpochBenchmarks {
     if (!validator.validate(after).isValid()) {
       throw new IllegalStateException("the benchmark state is invalid: " + validator.validate(after).errors());
     }
-  }
-
-  private static Map<String, List<EndpointSpec>> parse(String text) {
-    return ((Parsed.Ok<Map<String, List<EndpointSpec>>>) EndpointFile.parse(text, "endpoints.yaml")).value();
-  }
-
-  /** Reading the whole endpoint file, which the file source does on every change. */
-  @Benchmark
-  public Object parseEndpointFile() {
-    return EndpointFile.parse(endpointFileText, "endpoints.yaml");
   }
 
   @Benchmark
