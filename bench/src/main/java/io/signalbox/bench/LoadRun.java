@@ -3,15 +3,21 @@ package io.signalbox.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +31,7 @@ public final class LoadRun {
   private static final Logger log = LoggerFactory.getLogger(LoadRun.class);
   /** A fleet that has received nothing for this long has received everything a change causes. */
   private static final Duration QUIET = Duration.ofMillis(300);
+  private static final Pattern SERIALIZATIONS = Pattern.compile("\"resourceSerializations\"\\s*:\\s*(\\d+)");
   private static final int WARMUP_CLIENTS = 20;
   private static final int WARMUP_ROUNDS = 3;
   private static final Duration MAX_SETTLE = Duration.ofSeconds(15);
@@ -120,7 +127,7 @@ public final class LoadRun {
         latencies[n++] = (seen - renamed) / 1e6;
       }
     }
-    RunResult.ChangeResult result = new RunResult.ChangeResult(k, java.util.Arrays.copyOf(latencies, n),
+    RunResult.ChangeResult result = new RunResult.ChangeResult(k, Arrays.copyOf(latencies, n),
         tracker.unconverged(), delta(fleet, s -> s.bytes.get(), bytes), delta(fleet, s -> s.responses.get(), responses),
         delta(fleet, s -> s.resources.get(), resources), fleet.total(s -> s.edsResponses.get()) - eds);
     if (!all) {
@@ -178,10 +185,10 @@ public final class LoadRun {
       return -1;
     }
     try {
-      var response = http.send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create("http://127.0.0.1:" + adminPort + "/api/v1/status")).build(),
-          java.net.http.HttpResponse.BodyHandlers.ofString());
-      var m = java.util.regex.Pattern.compile("\"resourceSerializations\"\\s*:\\s*(\\d+)").matcher(response.body());
+      HttpResponse<String> response = http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/api/v1/status")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Matcher m = SERIALIZATIONS.matcher(response.body());
       return m.find() ? Long.parseLong(m.group(1)) : -1;
     } catch (IOException e) {
       return -1;
