@@ -1,0 +1,120 @@
+package io.signalbox.bench;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToLongFunction;
+
+/**
+ * N simulated clients, one channel (so one HTTP/2 connection) each, all sharing grpc-netty's default
+ * event loop group and running their callbacks on it ({@code directExecutor}): a load generator of
+ * 5,000 clients must not spend its two cores on thread hand-offs.
+ */
+final class Fleet implements AutoCloseable {
+
+  /** The protocol variant the clients speak. */
+  enum Mode { SOTW, DELTA }
+
+  private final List<AdsClient> clients = new ArrayList<>();
+  private final AtomicReference<ChangeTracker> expected = new AtomicReference<>();
+  private final CountDownLatch ready;
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "fleet-restarts");
+    t.setDaemon(true);
+    return t;
+  });
+
+  Fleet(int size, Mode mode, Workload workload, int xdsPort) {
+    this.ready = new CountDownLatch(size);
+    Map<String, Integer> index = workload.clusterIndex();
+    List<String> clusterNames = new ArrayList<>(workload.clusters());
+    for (int i = 0; i < workload.clusters(); i++) {
+      clusterNames.add(workload.clusterName(i));
+    }
+    AdsClient.Subscriptions subscriptions = new AdsClient.Subscriptions(
+        List.of(Workload.LISTENER), List.of(Workload.ROUTE_CONFIG), List.copyOf(clusterNames));
+    for (int i = 0; i < size; i++) {
+      ClientState state = new ClientState(i, workload, index, expected, ready);
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", xdsPort)
+          .usePlaintext()
+          .directExecutor()
+          .maxInboundMessageSize(64 * 1024 * 1024)
+          .build();
+      clients.add(mode == Mode.SOTW
+          ? new SotwClient(state, channel, subscriptions, scheduler)
+          : new DeltaClient(state, channel, subscriptions, scheduler));
+    }
+  }
+
+  int size() {
+    return clients.size();
+  }
+
+  /** Opens every client's stream as fast as possible: the connect storm. */
+  void connect() {
+    clients.forEach(AdsClient::start);
+  }
+
+  /** Waits until every client holds the listener, the route config and every cluster's endpoints. */
+  boolean awaitReady(long timeoutMillis) throws InterruptedException {
+    return ready.await(timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
+  long notReady() {
+    return ready.getCount();
+  }
+
+  /** The latest time a client became ready, or 0 if one never did. */
+  long lastReadyNanos() {
+    long last = 0;
+    for (AdsClient c : clients) {
+      long t = c.state().readyAtNanos;
+      if (t == 0) {
+        return 0;
+      }
+      last = Math.max(last, t);
+    }
+    return last;
+  }
+
+  void expect(ChangeTracker change) {
+    expected.set(change);
+  }
+
+  long[] perClient(ToLongFunction<ClientState> counter) {
+    long[] out = new long[clients.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = counter.applyAsLong(clients.get(i).state());
+    }
+    return out;
+  }
+
+  long total(ToLongFunction<ClientState> counter) {
+    long sum = 0;
+    for (AdsClient c : clients) {
+      sum += counter.applyAsLong(c.state());
+    }
+    return sum;
+  }
+
+  @Override
+  public void close() {
+    clients.forEach(c -> c.channel().shutdownNow());
+    for (AdsClient c : clients) {
+      try {
+        c.channel().awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    scheduler.shutdownNow();
+  }
+}

@@ -1,0 +1,234 @@
+package io.signalbox.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link Scenario}: starts the control plane as a process, connects the fleet, applies the
+ * changes through the endpoint file and measures. Every wait is bounded; the server is stopped
+ * whatever happens.
+ */
+public final class LoadRun {
+
+  private static final Logger log = LoggerFactory.getLogger(LoadRun.class);
+  /** A fleet that has received nothing for this long has received everything a change causes. */
+  private static final Duration QUIET = Duration.ofMillis(300);
+  private static final Pattern SERIALIZATIONS = Pattern.compile("\"resourceSerializations\"\\s*:\\s*(\\d+)");
+  private static final int WARMUP_CLIENTS = 20;
+  private static final int WARMUP_ROUNDS = 3;
+  private static final Duration MAX_SETTLE = Duration.ofSeconds(15);
+
+  private final Scenario scenario;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private LoadRun(Scenario scenario) {
+    this.scenario = scenario;
+  }
+
+  public static RunResult run(Scenario scenario) throws InterruptedException {
+    return new LoadRun(scenario).run();
+  }
+
+  private RunResult run() throws InterruptedException {
+    Workload workload = scenario.workload();
+    Path dir = directory();
+    int xdsPort = freePort();
+    int adminPort = freePort();
+    write(dir, "endpoints.yaml", workload.endpointFile(0));
+    write(dir, "signalbox.yaml", workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce()));
+    log.info("{}: starting the server in {}", scenario.label(), dir);
+    try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
+      warmUp(workload, xdsPort);
+      long heapIdle = server.heapAfterGc();
+      try (Fleet fleet = new Fleet(scenario.clients(), scenario.mode(), workload, xdsPort)) {
+        long started = System.nanoTime();
+        fleet.connect();
+        long stormTimeout = scenario.convergeTimeout().toMillis() * 4;
+        boolean allReady = fleet.awaitReady(stormTimeout);
+        double stormMillis = allReady ? (fleet.lastReadyNanos() - started) / 1e6 : stormTimeout;
+        log.info("{}: connect storm {} ms, {} clients not ready", scenario.label(), Math.round(stormMillis),
+            fleet.notReady());
+        settle(fleet);
+        long heapPerClient = (server.heapAfterGc() - heapIdle) / scenario.clients();
+
+        long serializationsBefore = serializations(adminPort);
+        long cpuBefore = server.cpuMillis();
+        long ownCpuBefore = ServerProcess.ownCpuMillis();
+        List<RunResult.ChangeResult> changes = new ArrayList<>();
+        for (int k = 0; k < scenario.changes(); k++) {
+          changes.add(change(dir, fleet, k));
+        }
+        double cpuPerChange = scenario.changes() == 0 ? 0
+            : (server.cpuMillis() - cpuBefore) / (double) scenario.changes();
+        double ownCpuPerChange = scenario.changes() == 0 ? 0
+            : (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) scenario.changes();
+        long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
+        return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), stormMillis, fleet.notReady(),
+            heapPerClient, cpuPerChange, ownCpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
+      }
+    }
+  }
+
+  /**
+   * Connects and closes a few clients first, so that neither this JVM's nor the server's class
+   * loading and first compilations land in the connect storm of the measured fleet.
+   */
+  private void warmUp(Workload workload, int xdsPort) throws InterruptedException {
+    for (int round = 0; round < WARMUP_ROUNDS; round++) {
+      try (Fleet warmup = new Fleet(WARMUP_CLIENTS, scenario.mode(), workload, xdsPort)) {
+        warmup.connect();
+        if (!warmup.awaitReady(scenario.convergeTimeout().toMillis())) {
+          throw new IllegalStateException(scenario.label() + ": warm-up clients never got their config");
+        }
+      }
+    }
+  }
+
+  private RunResult.ChangeResult change(Path dir, Fleet fleet, int k) throws InterruptedException {
+    Workload workload = scenario.workload();
+    Workload.Change change = workload.change(k);
+    ChangeTracker tracker = new ChangeTracker(workload.clusterName(change.cluster()), change.address(),
+        Workload.port(change.cluster()), change.weight(), fleet.size());
+    fleet.expect(tracker);
+    Path tmp = write(dir, ".endpoints.yaml.next", workload.endpointFile(k + 1));
+    long[] bytes = fleet.perClient(s -> s.bytes.get());
+    long[] responses = fleet.perClient(s -> s.responses.get());
+    long[] resources = fleet.perClient(s -> s.resources.get());
+    long eds = fleet.total(s -> s.edsResponses.get());
+
+    long renamed = System.nanoTime();
+    move(tmp, dir.resolve("endpoints.yaml"));
+    boolean all = tracker.awaitAll(scenario.convergeTimeout().toMillis());
+    settle(fleet);
+
+    double[] latencies = new double[fleet.size()];
+    int n = 0;
+    for (int i = 0; i < fleet.size(); i++) {
+      long seen = tracker.seenAt(i);
+      if (seen != 0) {
+        latencies[n++] = (seen - renamed) / 1e6;
+      }
+    }
+    RunResult.ChangeResult result = new RunResult.ChangeResult(k, Arrays.copyOf(latencies, n),
+        tracker.unconverged(), delta(fleet, s -> s.bytes.get(), bytes), delta(fleet, s -> s.responses.get(), responses),
+        delta(fleet, s -> s.resources.get(), resources), fleet.total(s -> s.edsResponses.get()) - eds);
+    if (!all) {
+      log.warn("{}: change {} reached only {} of {} clients", scenario.label(), k, n, fleet.size());
+    }
+    return result;
+  }
+
+  private static long[] delta(Fleet fleet, ToLongFunction<ClientState> counter, long[] before) {
+    long[] now = fleet.perClient(counter);
+    for (int i = 0; i < now.length; i++) {
+      now[i] -= before[i];
+    }
+    return now;
+  }
+
+  /** Waits until the fleet has received nothing for {@link #QUIET}, at most {@link #MAX_SETTLE}. */
+  private static void settle(Fleet fleet) throws InterruptedException {
+    long deadline = System.nanoTime() + MAX_SETTLE.toNanos();
+    long last = fleet.total(s -> s.bytes.get());
+    while (System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(QUIET.toMillis());
+      long now = fleet.total(s -> s.bytes.get());
+      if (now == last) {
+        return;
+      }
+      last = now;
+    }
+  }
+
+  private ServerProcess startServer(Path dir, int xdsPort, int adminPort) throws InterruptedException {
+    ServerProcess server;
+    if (scenario.target() == Scenario.Target.SIGNALBOX) {
+      server = ServerProcess.start("signalbox", dir, scenario.serverJvmOptions(),
+          List.of("-jar", scenario.signalboxJar().toAbsolutePath().toString(), "serve", "--config", "signalbox.yaml"));
+    } else {
+      server = ServerProcess.start("plain", dir, scenario.serverJvmOptions(),
+          List.of("-cp", scenario.benchClasspath(), PlainJavaControlPlane.class.getName(), "--config",
+              "signalbox.yaml"));
+    }
+    try {
+      server.awaitReady(scenario.target() == Scenario.Target.SIGNALBOX
+          ? () -> ServerProcess.signalboxServing(http, adminPort)
+          : () -> ServerProcess.listening(xdsPort), Duration.ofSeconds(120));
+    } catch (RuntimeException | InterruptedException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** Signalbox's {@code resourceSerializations}, or -1 for a server that has no such counter. */
+  private long serializations(int adminPort) {
+    if (scenario.target() != Scenario.Target.SIGNALBOX) {
+      return -1;
+    }
+    try {
+      HttpResponse<String> response = http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/api/v1/status")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Matcher m = SERIALIZATIONS.matcher(response.body());
+      return m.find() ? Long.parseLong(m.group(1)) : -1;
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private Path directory() {
+    try {
+      Files.createDirectories(scenario.workDir());
+      return Files.createTempDirectory(scenario.workDir(), scenario.label() + "-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a directory under " + scenario.workDir(), e);
+    }
+  }
+
+  private static Path write(Path dir, String name, String content) {
+    try {
+      return Files.writeString(dir.resolve(name), content);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + name, e);
+    }
+  }
+
+  /** The operator's atomic replace: readers see the old file or the new one, never half of one. */
+  private static void move(Path from, Path to) {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot rename " + from + " to " + to, e);
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port", e);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.signalbox.bench;
+
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The fleet's configuration: {@code clusters} clusters of {@code endpoints} endpoints each, one API
+ * listener and one route config (the README's proxyless shape), and a deterministic sequence of
+ * one-endpoint changes. Endpoint {@code j} of cluster {@code i} is {@code 127.0.0.(1+j):(10000+i)};
+ * change {@code k} sets the weight of one endpoint to {@code 2+k}, a value no earlier state had, so
+ * a client can tell the new content from every older one.
+ */
+public record Workload(int clusters, int endpoints) {
+
+  public static final String LISTENER = "api";
+  public static final String ROUTE_CONFIG = "api";
+  static final int MAX_ENDPOINTS = 250;
+
+  public Workload {
+    if (clusters < 1 || clusters > 50_000) {
+      throw new IllegalArgumentException("clusters must be 1..50000, was " + clusters);
+    }
+    if (endpoints < 1 || endpoints > MAX_ENDPOINTS) {
+      throw new IllegalArgumentException("endpoints must be 1.." + MAX_ENDPOINTS + ", was " + endpoints);
+    }
+  }
+
+  /** One endpoint's new weight. */
+  public record Change(int index, int cluster, int endpoint, int weight) {
+    public String address() {
+      return Workload.address(endpoint);
+    }
+  }
+
+  public String clusterName(int i) {
+    return "cluster-" + String.format("%05d", i);
+  }
+
+  /** Cluster name → index, for clients that must map a resource name back quickly. */
+  public Map<String, Integer> clusterIndex() {
+    Map<String, Integer> index = new HashMap<>(clusters * 2);
+    for (int i = 0; i < clusters; i++) {
+      index.put(clusterName(i), i);
+    }
+    return index;
+  }
+
+  static String address(int endpoint) {
+    return "127.0.0." + (1 + endpoint);
+  }
+
+  static int port(int cluster) {
+    return 10_000 + cluster;
+  }
+
+  /** Change {@code k}: spread over clusters and endpoints so consecutive changes touch different ones. */
+  public Change change(int k) {
+    if (k < 0 || 2 + k > 10_000) {
+      throw new IllegalArgumentException("change index out of range: " + k);
+    }
+    return new Change(k, (int) ((k * 37L) % clusters), k % endpoints, 2 + k);
+  }
+
+  /** The endpoint file after changes {@code 0..appliedChanges-1}. */
+  public String endpointFile(int appliedChanges) {
+    int[][] weights = weights(appliedChanges);
+    StringBuilder out = new StringBuilder(clusters * endpoints * 80);
+    out.append("clusters:\n");
+    for (int i = 0; i < clusters; i++) {
+      out.append("  ").append(clusterName(i)).append(":\n");
+      for (int j = 0; j < endpoints; j++) {
+        out.append("    - { address: ").append(address(j)).append(", port: ").append(port(i))
+            .append(", zone: a, weight: ").append(weights[i][j]).append(", state: READY }\n");
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * What {@link #endpointFile} reads as, built directly: the file source cannot read a file of
+   * 10,000 × 10 endpoints (see docs/benchmarks.md), and benchmarks need that state.
+   */
+  public Map<String, List<EndpointSpec>> endpointSpecs(int appliedChanges) {
+    int[][] weights = weights(appliedChanges);
+    Map<String, List<EndpointSpec>> out = new TreeMap<>();
+    for (int i = 0; i < clusters; i++) {
+      List<EndpointSpec> list = new ArrayList<>(endpoints);
+      for (int j = 0; j < endpoints; j++) {
+        list.add(new EndpointSpec(address(j), port(i), "a", weights[i][j], 0, EndpointState.READY,
+            "file:endpoints.yaml"));
+      }
+      out.put(clusterName(i), list);
+    }
+    return out;
+  }
+
+  private int[][] weights(int appliedChanges) {
+    int[][] weights = new int[clusters][endpoints];
+    for (int[] w : weights) {
+      java.util.Arrays.fill(w, 1);
+    }
+    for (int k = 0; k < appliedChanges; k++) {
+      Change c = change(k);
+      weights[c.cluster()][c.endpoint()] = c.weight();
+    }
+    return weights;
+  }
+
+  /**
+   * The Signalbox config (also read by the plain java-control-plane server, so both serve the same
+   * resources).
+   *
+   * @param store {@code memory} or {@code embedded}
+   * @param debounce the reconciler's debounce, e.g. {@code 100ms} (Signalbox's default)
+   */
+  public String config(int xdsPort, int adminPort, String store, String debounce) {
+    return """
+        xds: { address: 127.0.0.1, port: %d }
+        admin: { address: 127.0.0.1, port: %d }
+        store: { url: %s, dataDir: ./data }
+        sources:
+          files: [ ./endpoints.yaml ]
+        reconcile: { debounce: %s }
+        listeners:
+          - name: %s
+            apiListener: true
+            routeConfig: %s
+        routeConfigs:
+          - name: %s
+            virtualHosts:
+              - name: api
+                domains: [ "*" ]
+                routes:
+                  - match: { prefix: "" }
+                    cluster: %s
+        """.formatted(xdsPort, adminPort, store, debounce, LISTENER, ROUTE_CONFIG, ROUTE_CONFIG, clusterName(0));
+  }
+}

@@ -1,0 +1,203 @@
+package io.signalbox.bench.jmh;
+
+import io.signalbox.bench.Workload;
+import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.snapshot.SnapshotCandidate;
+import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.translate.Translation;
+import io.signalbox.controlplane.translate.XdsTranslator;
+import io.signalbox.model.DesiredState;
+import io.signalbox.proto.v1.Provenance;
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.validation.DesiredStateValidator;
+import io.signalbox.validation.EnvoyResourceValidator;
+import io.signalbox.validation.ValidationResult;
+import io.signalbox.validation.Violation;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The reconciler's work for one epoch at 10,000 clusters × 10 endpoints, stage by stage and whole,
+ * in the order {@code Reconciler.build} runs it: validate the desired state, translate (reusing the
+ * previous translation), build the candidate (serialize and hash new resources), check new or
+ * changed resources against Envoy's rules, seal, and encode the envelope the store persists.
+ *
+ * <p>"full" is a first epoch (nothing to reuse); "change" is one endpoint's weight changed against
+ * a parent snapshot and translation of the previous state. Storage I/O is not included: only the
+ * envelope encoding a store must do (PostgreSQL's write is measured by the load tool with
+ * {@code --store embedded} once that store exists).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx4g"})
+@Warmup(iterations = 5, time = 3)
+@Measurement(iterations = 5, time = 5)
+public class EpochBenchmarks {
+
+  @Param({"10000"})
+  int clusters;
+
+  @Param({"10"})
+  int endpoints;
+
+  private final XdsTranslator translator = new XdsTranslator();
+  private final DesiredStateValidator validator = new DesiredStateValidator();
+  private final EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
+  private final Provenance provenance = Provenance.newBuilder().setCause("bench").build();
+
+  private DesiredState before;
+  private DesiredState after;
+  private Translation translationBefore;
+  private Snapshot snapshotBefore;
+  private Snapshot snapshotAfter;
+  private List<TranslatedResource> changedResources;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    Workload workload = new Workload(clusters, endpoints);
+    Parsed<SignalboxConfig> config = ConfigLoader.parse(workload.config(18000, 8080, "memory", "100ms"),
+        "bench.yaml", Path.of("."));
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) config).value();
+    before = cfg.desiredState(workload.endpointSpecs(0));
+    after = cfg.desiredState(workload.endpointSpecs(1));
+
+    translationBefore = translator.translate(before);
+    SnapshotBuilder builder = new SnapshotBuilder();
+    snapshotBefore = builder.candidate(translationBefore.resources(), before.endpoints(), null, provenance)
+        .seal(1, Instant.EPOCH);
+    Translation translationAfter = translator.translate(after, translationBefore);
+    SnapshotCandidate candidate = builder.candidate(translationAfter.resources(), after.endpoints(), snapshotBefore,
+        provenance);
+    snapshotAfter = candidate.seal(2, Instant.EPOCH);
+    changedResources = changed(candidate, translationAfter.resources());
+    if (changedResources.size() != 1) {
+      throw new IllegalStateException("a one-endpoint change should change one resource, changed "
+          + changedResources);
+    }
+    if (!validator.validate(after).isValid()) {
+      throw new IllegalStateException("the benchmark state is invalid: " + validator.validate(after).errors());
+    }
+  }
+
+  @Benchmark
+  public ValidationResult validate() {
+    return validator.validate(after);
+  }
+
+  /** Translate + candidate + seal with nothing to reuse. */
+  @Benchmark
+  public Snapshot buildFull() {
+    return new SnapshotBuilder().candidate(translator.translate(after).resources(), after.endpoints(), null,
+        provenance).seal(1, Instant.EPOCH);
+  }
+
+  /** Translate + candidate + seal reusing the previous translation and snapshot. */
+  @Benchmark
+  public Snapshot buildChange() {
+    Translation t = translator.translate(after, translationBefore);
+    return new SnapshotBuilder().candidate(t.resources(), after.endpoints(), snapshotBefore, provenance)
+        .seal(2, Instant.EPOCH);
+  }
+
+  /** Envoy's protoc-gen-validate rules over the one changed resource. */
+  @Benchmark
+  public List<Violation> envoyCheckChanged() {
+    return check(changedResources);
+  }
+
+  /** Envoy's rules over every resource, as for a first epoch. */
+  @Benchmark
+  public List<Violation> envoyCheckAll() {
+    return check(snapshotAfterResources());
+  }
+
+  /** The envelope a store persists, encoded. */
+  @Benchmark
+  public byte[] encodeEnvelope() {
+    return snapshotAfter.toEnvelope().toByteArray();
+  }
+
+  /** The whole first epoch: validate, translate, build, check everything, seal, encode. */
+  @Benchmark
+  public byte[] epochFull() {
+    requireValid(validator.validate(after));
+    Translation t = translator.translate(after);
+    SnapshotCandidate candidate = new SnapshotBuilder().candidate(t.resources(), after.endpoints(), null, provenance);
+    requireNoViolations(check(t.resources()));
+    return candidate.seal(1, Instant.EPOCH).toEnvelope().toByteArray();
+  }
+
+  /** One endpoint changed → the next epoch: validate, translate incrementally, build, check changed, seal, encode. */
+  @Benchmark
+  public byte[] epochChange() {
+    requireValid(validator.validate(after));
+    Translation t = translator.translate(after, translationBefore);
+    SnapshotCandidate candidate = new SnapshotBuilder().candidate(t.resources(), after.endpoints(), snapshotBefore,
+        provenance);
+    requireNoViolations(check(changed(candidate, t.resources())));
+    if (candidate.sameContentAs(snapshotBefore)) {
+      throw new IllegalStateException("the change changed nothing");
+    }
+    return candidate.seal(2, Instant.EPOCH).toEnvelope().toByteArray();
+  }
+
+  private List<TranslatedResource> snapshotAfterResources() {
+    return translator.translate(after, translationBefore).resources();
+  }
+
+  private List<Violation> check(List<TranslatedResource> resources) {
+    List<Violation> out = new ArrayList<>();
+    for (TranslatedResource r : resources) {
+      out.addAll(envoyRules.validate(r.type() + " '" + r.name() + "'", r.message()));
+    }
+    return out;
+  }
+
+  /** The same selection as {@code Reconciler.checkChanged}. */
+  private static List<TranslatedResource> changed(SnapshotCandidate candidate, List<TranslatedResource> all) {
+    List<TranslatedResource> out = new ArrayList<>();
+    for (XdsType type : XdsType.ORDERED) {
+      Set<String> names = new HashSet<>(candidate.changed(type));
+      for (TranslatedResource r : all) {
+        if (r.type() == type && names.contains(r.name())) {
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void requireValid(ValidationResult result) {
+    if (!result.isValid()) {
+      throw new IllegalStateException(result.errors().toString());
+    }
+  }
+
+  private static void requireNoViolations(List<Violation> violations) {
+    if (!violations.isEmpty()) {
+      throw new IllegalStateException(violations.toString());
+    }
+  }
+}
