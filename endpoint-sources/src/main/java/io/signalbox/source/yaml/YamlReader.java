@@ -17,10 +17,23 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 /** Reads YAML text into a located {@link YamlNode} tree, collecting syntax problems. */
 final class YamlReader {
 
+  /**
+   * SnakeYAML refuses documents over 3 Mi code points by default; an endpoint file of 10,000
+   * clusters x 10 endpoints is about 8 MB. 256 Mi keeps a bound against runaway input.
+   */
+  private static final int MAX_CODE_POINTS = 256 * 1024 * 1024;
+
   private static final YAMLFactory FACTORY = YAMLFactory.builder()
           // "key:" with nothing after it is null (absent), while "key: ''" stays an empty string.
           .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+          .loaderOptions(loaderOptions())
           .build();
+
+  private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
+    org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    options.setCodePointLimit(MAX_CODE_POINTS);
+    return options;
+  }
 
   private final String source;
   private final List<Violation> violations;
