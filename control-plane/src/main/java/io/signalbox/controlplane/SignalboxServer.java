@@ -76,6 +76,7 @@ public final class SignalboxServer implements AutoCloseable {
     Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),
         !rollout.waves().waves().isEmpty(), meters);
+    reconciler.retainEpochs(config.store().retainEpochs());
     reconciler.start(restored);
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
     rolloutController.start(ROLLOUT_CHECK);

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -115,6 +116,26 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       List<AuditEntry> newestFirst = new ArrayList<>(audit);
       java.util.Collections.reverse(newestFirst);
       return newestFirst.stream().limit(limit).toList();
+    }
+  }
+
+  @Override
+  public int prune(int keepLast, Set<Long> alsoKeep) {
+    if (keepLast < 1) {
+      throw new IllegalArgumentException(
+          "keepLast must be at least 1 (the newest epoch is what a restart serves), was " + keepLast);
+    }
+    synchronized (lock) {
+      List<Long> doomed = records.keySet().stream()
+          .sorted(java.util.Comparator.reverseOrder())
+          .skip(keepLast)
+          .filter(epoch -> !alsoKeep.contains(epoch))
+          .toList();
+      doomed.forEach(epoch -> {
+        records.remove(epoch);
+        envelopes.remove(epoch);
+      });
+      return doomed.size();
     }
   }
 
