@@ -16,6 +16,7 @@ import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
+import io.signalbox.source.kubernetes.KubernetesEndpointSource;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
@@ -84,6 +85,11 @@ public final class SignalboxServer implements AutoCloseable {
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
       FileEndpointSource source = new FileEndpointSource(file);
+      source.start(reconciler::offerSource);
+      sources.add(source);
+    }
+    if (config.sources().kubernetes().enabled()) {
+      KubernetesEndpointSource source = new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings());
       source.start(reconciler::offerSource);
       sources.add(source);
     }

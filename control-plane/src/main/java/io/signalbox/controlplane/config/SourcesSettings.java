@@ -21,6 +21,7 @@ public record SourcesSettings(List<Path> files, KubernetesSettings kubernetes, R
 
   SourcesSettings resolvedAgainst(Path baseDir) {
     return new SourcesSettings(
-        files.stream().map(f -> baseDir.resolve(f).normalize()).toList(), kubernetes, registry);
+        files.stream().map(f -> baseDir.resolve(f).normalize()).toList(), kubernetes.resolvedAgainst(baseDir),
+        registry);
   }
 }

@@ -16,34 +16,74 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A raw ADS client over real gRPC that records every response it receives, in order. */
-final class RecordingAdsClient implements AutoCloseable {
+public final class RecordingAdsClient implements AutoCloseable {
 
   private final ManagedChannel channel;
-  final List<DiscoveryResponse> sotw = new CopyOnWriteArrayList<>();
-  final List<DeltaDiscoveryResponse> delta = new CopyOnWriteArrayList<>();
+  public final List<DiscoveryResponse> sotw = new CopyOnWriteArrayList<>();
+  public final List<DeltaDiscoveryResponse> delta = new CopyOnWriteArrayList<>();
   private final BlockingQueue<Object> unread = new LinkedBlockingQueue<>();
   private StreamObserver<DiscoveryRequest> sotwRequests;
   private StreamObserver<DeltaDiscoveryRequest> deltaRequests;
   volatile Throwable error;
 
-  RecordingAdsClient(int port) {
+  /** Decides, for a response, the NACK message to send, or null to ACK it. */
+  public interface Verdict {
+    String nackMessage(DiscoveryResponse response);
+  }
+
+  private final java.util.Map<String, List<String>> names = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile Verdict autoAnswer;
+
+  /** From now on, answer every state-of-the-world response at once: ACK, or NACK when {@code verdict} says so. */
+  public RecordingAdsClient autoAnswer(Verdict verdict) {
+    autoAnswer = verdict;
+    return this;
+  }
+
+  /** Subscribes (state of the world) and remembers the names, so auto-answers keep the subscription. */
+  public void subscribe(io.envoyproxy.envoy.config.core.v3.Node node, String typeUrl, List<String> resourceNames) {
+    names.put(typeUrl, resourceNames);
+    send(DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(typeUrl).addAllResourceNames(resourceNames).build());
+  }
+
+  private void answer(DiscoveryResponse r) {
+    Verdict verdict = autoAnswer;
+    if (verdict == null) {
+      return;
+    }
+    String nack = verdict.nackMessage(r);
+    DiscoveryRequest.Builder req = DiscoveryRequest.newBuilder().setTypeUrl(r.getTypeUrl())
+        .setResponseNonce(r.getNonce()).addAllResourceNames(names.getOrDefault(r.getTypeUrl(), List.of()));
+    if (nack == null) {
+      acceptedVersions.put(r.getTypeUrl(), r.getVersionInfo());
+      req.setVersionInfo(r.getVersionInfo());
+    } else {
+      req.setVersionInfo(acceptedVersions.getOrDefault(r.getTypeUrl(), ""))
+          .setErrorDetail(com.google.rpc.Status.newBuilder().setCode(3).setMessage(nack));
+    }
+    send(req.build());
+  }
+
+  private final java.util.Map<String, String> acceptedVersions = new java.util.concurrent.ConcurrentHashMap<>();
+
+  public RecordingAdsClient(int port) {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
-  static Node node(String id) {
+  public static Node node(String id) {
     return Node.newBuilder().setId(id).setCluster("test-fleet").build();
   }
 
-  RecordingAdsClient openSotw() {
+  public RecordingAdsClient openSotw() {
     sotwRequests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new StreamObserver<>() {
-      @Override public void onNext(DiscoveryResponse r) { sotw.add(r); unread.add(r); }
+      @Override public void onNext(DiscoveryResponse r) { sotw.add(r); unread.add(r); answer(r); }
       @Override public void onError(Throwable t) { error = t; }
       @Override public void onCompleted() {}
     });
     return this;
   }
 
-  RecordingAdsClient openDelta() {
+  public RecordingAdsClient openDelta() {
     deltaRequests = AggregatedDiscoveryServiceGrpc.newStub(channel).deltaAggregatedResources(new StreamObserver<>() {
       @Override public void onNext(DeltaDiscoveryResponse r) { delta.add(r); unread.add(r); }
       @Override public void onError(Throwable t) { error = t; }
@@ -52,13 +92,13 @@ final class RecordingAdsClient implements AutoCloseable {
     return this;
   }
 
-  void send(DiscoveryRequest request) {
+  public void send(DiscoveryRequest request) {
     synchronized (this) {
       sotwRequests.onNext(request);
     }
   }
 
-  void send(DeltaDiscoveryRequest request) {
+  public void send(DeltaDiscoveryRequest request) {
     synchronized (this) {
       deltaRequests.onNext(request);
     }
@@ -66,7 +106,7 @@ final class RecordingAdsClient implements AutoCloseable {
 
   /** The next response not yet read, waiting up to 10 s. */
   @SuppressWarnings("unchecked")
-  <T> T next() throws InterruptedException {
+  public <T> T next() throws InterruptedException {
     Object r = unread.poll(10, TimeUnit.SECONDS);
     if (r == null) {
       throw new AssertionError("no xDS response within 10 s; received so far: " + (sotw.size() + delta.size()));
@@ -75,7 +115,7 @@ final class RecordingAdsClient implements AutoCloseable {
   }
 
   /** A request that ACKs {@code response} and keeps the given subscription. */
-  static DiscoveryRequest ack(DiscoveryResponse response, List<String> names) {
+  public static DiscoveryRequest ack(DiscoveryResponse response, List<String> names) {
     return DiscoveryRequest.newBuilder()
         .setTypeUrl(response.getTypeUrl())
         .setVersionInfo(response.getVersionInfo())
@@ -84,7 +124,7 @@ final class RecordingAdsClient implements AutoCloseable {
         .build();
   }
 
-  int unreadCount() {
+  public int unreadCount() {
     return unread.size();
   }
 

@@ -1,0 +1,66 @@
+package io.signalbox.controlplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ServeCommandTest {
+
+  @TempDir Path dir;
+
+  private record Run(int exit, String err) {}
+
+  private Run serve(Path config) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new io.signalbox.controlplane.Main());
+    cli.setErr(new PrintWriter(err));
+    int exit = cli.execute("serve", "--config", config.toString());
+    return new Run(exit, err.toString());
+  }
+
+  @Test
+  void refusesAConfigWithUnknownKeysWithExitCode2AndEveryProblemOnItsOwnLine() throws Exception {
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), """
+        xds: { prot: 18000 }
+        clusters:
+          - name: greeter
+            conectTimeout: 1s
+        """);
+
+    Run run = serve(config);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err().lines()).contains(
+        "signalbox: " + config + " is invalid (2 problems):",
+        config + ": line 1, column 8: xds.prot: unknown key 'prot' (did you mean 'port'?) [parse]",
+        config + ": line 4, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean "
+            + "'connectTimeout'?) [parse]");
+  }
+
+  @Test
+  void refusesAConfigThatBreaksValidationRulesWithExitCode2() throws Exception {
+    Files.writeString(dir.resolve("endpoints.yaml"), """
+        clusters:
+          greeter:
+            - { address: 10.0.0.1, port: 70000 }
+        """);
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), """
+        store: { url: memory }
+        sources: { files: [ ./endpoints.yaml ] }
+        listeners:
+          - { name: greeter, apiListener: true, routeConfig: missing }
+        """);
+
+    Run run = serve(config);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains("listener 'greeter': routeConfig").contains("missing")
+        .contains("port").contains("70000");
+  }
+}

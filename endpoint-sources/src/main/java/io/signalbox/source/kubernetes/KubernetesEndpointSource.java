@@ -1,0 +1,325 @@
+package io.signalbox.source.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.source.EndpointSource;
+import io.signalbox.source.SourceHealth;
+import io.signalbox.source.SourceState;
+import io.signalbox.source.kubernetes.KubernetesSourceSettings.Connection;
+import io.signalbox.validation.Violation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Endpoints from Kubernetes: {@code discovery.k8s.io/v1} EndpointSlices joined to their Services
+ * (label {@code kubernetes.io/service-name}), watched through fabric8 informers in the configured
+ * namespaces. One cluster per Service port, named by a {@link ClusterNameTemplate}
+ * ({@code <namespace>/<service>:<port name or number>} by default).
+ *
+ * <p>Endpoint conditions map to lifecycle states as Envoy-facing control planes (Istio, Envoy
+ * Gateway, Contour) read them:
+ *
+ * <table>
+ *   <tr><th>conditions</th><th>state</th></tr>
+ *   <tr><td>{@code terminating} true (serving or not)</td><td>DRAINING: no new work; gone once
+ *       Kubernetes drops it from the slice</td></tr>
+ *   <tr><td>{@code ready} true or unset</td><td>READY</td></tr>
+ *   <tr><td>{@code ready} false, not terminating</td><td>WARMING</td></tr>
+ * </table>
+ *
+ * {@code zone} becomes the endpoint's zone, weight is 1, and the origin is
+ * {@code kubernetes:<namespace>/<slice>@<resourceVersion>}. An address:port listed by two slices
+ * of one Service is kept once, in its most eligible state (READY over DRAINING over WARMING).
+ *
+ * <p>Every event only marks the state dirty; a single thread rebuilds the <i>whole</i> state from
+ * the informers' caches after a short debounce and publishes it if it changed. Because nothing is
+ * applied as a delta, relists, resyncs, reconnects and {@code 410 Gone} (all handled by the
+ * informers) cannot leave a stale endpoint behind.
+ *
+ * <p>Health: FRESH once every informer has synced. fabric8 re-establishes a broken watch on its
+ * own without telling the informer, so reachability is probed (a one-item list) every
+ * {@link KubernetesSourceSettings.Timing#probeInterval()}; while the API server cannot be reached
+ * or a watch is down, the last known endpoints are kept (fail static) and published as STALE with
+ * a violation saying why, and FRESH again once it recovers. Never synced and unreachable is FAILED
+ * with no endpoints. Each change of health is logged once, never once per retry.
+ */
+public final class KubernetesEndpointSource implements EndpointSource {
+
+  private static final Logger log = LoggerFactory.getLogger(KubernetesEndpointSource.class);
+
+  /** Rule id of the violation published while the API server cannot be reached. */
+  public static final String RULE_UNREACHABLE = "source.unreachable";
+
+  private static final String ID = "kubernetes";
+
+  private final KubernetesSourceSettings settings;
+  private final ScheduledExecutorService worker;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean rebuildScheduled = new AtomicBoolean();
+  private volatile boolean closed;
+  private volatile KubernetesClient client;
+  private final List<SharedIndexInformer<Service>> serviceInformers = new ArrayList<>();
+  private final List<SharedIndexInformer<EndpointSlice>> sliceInformers = new ArrayList<>();
+
+  // Confined to the worker thread.
+  private Consumer<SourceState> publish;
+  private boolean synced;
+  private SourceHealth health;
+  private List<Violation> problems = List.of();
+  private Map<String, List<EndpointSpec>> endpoints = Map.of();
+  private long generation;
+
+  public KubernetesEndpointSource(KubernetesSourceSettings settings) {
+    this.settings = settings;
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "kubernetes-source");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  /**
+   * Starts the informers and returns without waiting for them: the first state is published once
+   * they have synced (or, if the API server cannot be reached first, a FAILED one).
+   *
+   * @throws IllegalStateException when the client cannot be configured (unreadable kubeconfig)
+   */
+  @Override
+  public void start(Consumer<SourceState> publish) {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException(ID + " already started");
+    }
+    worker.execute(() -> this.publish = publish);
+    client = new KubernetesClientBuilder().withConfig(config(settings)).build();
+    List<CompletableFuture<Void>> syncs = new ArrayList<>();
+    for (String namespace : settings.namespaces()) {
+      SharedIndexInformer<Service> services = informer(servicesIn(namespace));
+      SharedIndexInformer<EndpointSlice> slices = informer(slicesIn(namespace));
+      serviceInformers.add(services);
+      sliceInformers.add(slices);
+      syncs.add(services.start().toCompletableFuture());
+      syncs.add(slices.start().toCompletableFuture());
+    }
+    CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new))
+        .whenComplete((ok, failed) -> submit(failed == null ? this::onSynced : () -> {}));
+    long probeMillis = settings.timing().probeInterval().toMillis();
+    worker.scheduleWithFixedDelay(this::probe, probeMillis, probeMillis, TimeUnit.MILLISECONDS);
+    log.info("{}: watching Services and EndpointSlices in {} at {}", ID, settings.namespaces(),
+        client.getMasterUrl());
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    worker.shutdownNow();
+    serviceInformers.forEach(SharedIndexInformer::stop);
+    sliceInformers.forEach(SharedIndexInformer::stop);
+    KubernetesClient current = client;
+    if (current != null) {
+      current.close();
+    }
+  }
+
+  private static Config config(KubernetesSourceSettings settings) {
+    Config base;
+    Connection connection = settings.connection();
+    if (connection instanceof Connection.Kubeconfig kubeconfig) {
+      try {
+        base = Config.fromKubeconfig(kubeconfig.context(), kubeconfig.file().toFile());
+      } catch (KubernetesClientException e) {
+        throw new IllegalStateException("cannot use kubeconfig " + kubeconfig.file() + ": " + e.getMessage(), e);
+      }
+    } else if (connection instanceof Connection.MasterUrl master) {
+      base = new ConfigBuilder(Config.empty()).withMasterUrl(master.url()).build();
+    } else {
+      base = Config.autoConfigure(null);
+    }
+    return new ConfigBuilder(base)
+        // The informers retry lists and watches themselves, and the probe runs again on its next
+        // tick: the client's own request retries (up to ~100 s by default) would only hide an outage.
+        .withRequestRetryBackoffLimit(0)
+        .withWatchReconnectInterval((int) settings.timing().reconnectInterval().toMillis())
+        .build();
+  }
+
+  private io.fabric8.kubernetes.client.dsl.Informable<Service> servicesIn(String namespace) {
+    var all = ALL.equals(namespace) ? client.services().inAnyNamespace() : client.services().inNamespace(namespace);
+    return settings.labelSelector() == null ? all : all.withLabelSelector(settings.labelSelector());
+  }
+
+  private io.fabric8.kubernetes.client.dsl.Informable<EndpointSlice> slicesIn(String namespace) {
+    var slices = client.discovery().v1().endpointSlices();
+    var all = ALL.equals(namespace) ? slices.inAnyNamespace() : slices.inNamespace(namespace);
+    return all.withLabel(SliceMapping.SERVICE_NAME_LABEL);
+  }
+
+  private static final String ALL = KubernetesSourceSettings.ALL_NAMESPACES;
+
+  private <T extends HasMetadata> SharedIndexInformer<T> informer(
+      io.fabric8.kubernetes.client.dsl.Informable<T> what) {
+    SharedIndexInformer<T> informer = what.runnableInformer(0);
+    informer.addEventHandler(new ResourceEventHandler<T>() {
+      @Override
+      public void onAdd(T obj) {
+        requestRebuild();
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        requestRebuild();
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        requestRebuild();
+      }
+    });
+    // Always retry: giving up would freeze the cache for good, while an outage usually ends. A
+    // failed list or watch is also a reason to look at reachability now rather than at the next tick.
+    informer.exceptionHandler((isStarted, t) -> {
+      submit(this::probe);
+      return true;
+    });
+    return informer;
+  }
+
+  /** Coalesces a burst of events into one rebuild, {@code debounce} after the first of them. */
+  private void requestRebuild() {
+    if (rebuildScheduled.compareAndSet(false, true)) {
+      try {
+        worker.schedule(this::rebuild, settings.timing().debounce().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closed meanwhile
+      }
+    }
+  }
+
+  private void submit(Runnable task) {
+    try {
+      worker.execute(task);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed meanwhile: nothing left to publish to
+    }
+  }
+
+  private void onSynced() {
+    synced = true;
+    probe();
+  }
+
+  private void rebuild() {
+    rebuildScheduled.set(false);
+    if (synced) {
+      update(health == null ? SourceHealth.FRESH : health, problems);
+    }
+  }
+
+  /** Decides the source's health from reachability and the informers, and publishes a change. */
+  private void probe() {
+    if (closed) {
+      return;
+    }
+    String problem = null;
+    Exception cause = null;
+    try {
+      listOneSlice();
+    } catch (KubernetesClientException e) {
+      problem = "cannot reach the Kubernetes API server at " + client.getMasterUrl()
+          + "; keeping the last known endpoints";
+      cause = e;
+    }
+    if (problem == null && synced) {
+      problem = informerProblem();
+    }
+    if (problem == null) {
+      if (synced) {
+        update(SourceHealth.FRESH, List.of());
+      }
+      return;
+    }
+    SourceHealth next = synced ? SourceHealth.STALE : SourceHealth.FAILED;
+    if (next != health) {
+      log.warn("{}: {} ({})", ID, problem, cause == null ? "informer state" : rootMessage(cause));
+      update(next, List.of(Violation.error(RULE_UNREACHABLE, ID, "", problem)));
+    }
+  }
+
+  private void listOneSlice() {
+    var slices = client.discovery().v1().endpointSlices();
+    String first = settings.namespaces().get(0);
+    var scoped = ALL.equals(first) ? slices.inAnyNamespace() : slices.inNamespace(first);
+    scoped.list(new ListOptionsBuilder().withLimit(1L).build());
+  }
+
+  private String informerProblem() {
+    List<SharedIndexInformer<?>> all = new ArrayList<>(serviceInformers);
+    all.addAll(sliceInformers);
+    for (SharedIndexInformer<?> informer : all) {
+      if (!informer.isRunning() || !informer.isWatching()) {
+        return "the watch on " + informer.getApiTypeClass().getSimpleName()
+            + "s is down; keeping the last known endpoints";
+      }
+    }
+    return null;
+  }
+
+  /** Rebuilds the full state from the caches and publishes it if health or content changed. */
+  private void update(SourceHealth nextHealth, List<Violation> nextProblems) {
+    Map<String, List<EndpointSpec>> next = synced ? current() : endpoints;
+    if (nextHealth == health && next.equals(endpoints) && nextProblems.equals(problems)) {
+      return;
+    }
+    if (nextHealth == SourceHealth.FRESH && health != SourceHealth.FRESH) {
+      log.info("{}: {} ({} endpoints in {} clusters)", ID, health == null ? "synced" : "recovered",
+          count(next), next.size());
+    }
+    health = nextHealth;
+    problems = nextProblems;
+    endpoints = next;
+    publish.accept(new SourceState(ID, ++generation, health, endpoints, problems));
+  }
+
+  private Map<String, List<EndpointSpec>> current() {
+    List<Service> services = new ArrayList<>();
+    serviceInformers.forEach(i -> services.addAll(i.getStore().list()));
+    List<EndpointSlice> slices = new ArrayList<>();
+    sliceInformers.forEach(i -> slices.addAll(i.getStore().list()));
+    return SliceMapping.clusters(services, slices, settings.clusterNames());
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root == t ? String.valueOf(t.getMessage()) : t.getClass().getSimpleName() + " caused by " + root;
+  }
+
+  private static int count(Map<String, List<EndpointSpec>> endpoints) {
+    return endpoints.values().stream().mapToInt(List::size).sum();
+  }
+}

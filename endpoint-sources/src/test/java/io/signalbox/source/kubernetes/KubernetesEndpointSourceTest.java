@@ -1,0 +1,223 @@
+package io.signalbox.source.kubernetes;
+
+import static io.signalbox.source.kubernetes.KubernetesFixtures.endpoint;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.port;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.ready;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.service;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import io.signalbox.source.SourceHealth;
+import io.signalbox.source.SourceState;
+import io.signalbox.validation.Violation;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The source against fabric8's mock API server in CRUD mode: real HTTP, real watches. */
+class KubernetesEndpointSourceTest {
+
+  private static final KubernetesSourceSettings.Timing FAST = new KubernetesSourceSettings.Timing(
+      Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(100));
+  private static final String GREETER = "default/greeter:grpc";
+
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+  private KubernetesEndpointSource source;
+  private final List<SourceState> states = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void startServer() {
+    server = crudServer(0);
+    client = server.createClient();
+  }
+
+  @AfterEach
+  void stop() {
+    if (source != null) {
+      source.close();
+    }
+    client.close();
+    server.destroy();
+  }
+
+  private static KubernetesMockServer crudServer(int port) {
+    KubernetesMockServer s = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    s.init(InetAddress.getLoopbackAddress(), port);
+    return s;
+  }
+
+  private static ConditionFactory eventually() {
+    return await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20));
+  }
+
+  private void startSource(String labelSelector) {
+    source = new KubernetesEndpointSource(new KubernetesSourceSettings(List.of("default"), labelSelector, null,
+        new KubernetesSourceSettings.Connection.MasterUrl("http://127.0.0.1:" + server.getPort()), FAST));
+    source.start(states::add);
+  }
+
+  private SourceState last() {
+    return states.get(states.size() - 1);
+  }
+
+  private List<EndpointSpec> greeter() {
+    return states.isEmpty() ? List.of() : last().endpoints().getOrDefault(GREETER, List.of());
+  }
+
+  private Map<String, EndpointState> greeterStates() {
+    Map<String, EndpointState> out = new java.util.TreeMap<>();
+    greeter().forEach(e -> out.put(e.key(), e.state()));
+    return out;
+  }
+
+  private EndpointSlice put(EndpointSlice slice) {
+    return client.resource(slice).createOr(existing -> existing.update());
+  }
+
+  private void createGreeter(Endpoint... endpoints) {
+    client.resource(service("default", "greeter", port("grpc", 80))).create();
+    put(slice("default", "greeter-a", "greeter", "grpc", 8080, endpoints));
+  }
+
+  @Test
+  void publishesReadyEndpointsFreshOnceSynced() {
+    createGreeter(ready("10.0.0.1", "a"));
+    String resourceVersion = client.discovery().v1().endpointSlices().inNamespace("default").withName("greeter-a")
+        .get().getMetadata().getResourceVersion();
+
+    startSource(null);
+
+    eventually().until(() -> !states.isEmpty());
+    SourceState first = states.get(0);
+    assertThat(first.sourceId()).isEqualTo("kubernetes");
+    assertThat(first.health()).isEqualTo(SourceHealth.FRESH);
+    assertThat(first.generation()).isEqualTo(1);
+    assertThat(first.problems()).isEmpty();
+    assertThat(first.endpoints()).isEqualTo(Map.of(GREETER, List.of(new EndpointSpec("10.0.0.1", 8080, "a", 1, 0,
+        EndpointState.READY, "kubernetes:default/greeter-a@" + resourceVersion))));
+  }
+
+  @Test
+  void followsScalingAndEndpointConditions() {
+    createGreeter(ready("10.0.0.1", "a"));
+    startSource(null);
+    eventually().until(() -> greeter().size() == 1);
+
+    put(slice("default", "greeter-a", "greeter", "grpc", 8080,
+        ready("10.0.0.1", "a"), ready("10.0.0.2", "b"), ready("10.0.0.3", "b")));
+    eventually().until(() -> greeterStates().equals(Map.of(
+        "10.0.0.1:8080", EndpointState.READY, "10.0.0.2:8080", EndpointState.READY,
+        "10.0.0.3:8080", EndpointState.READY)));
+
+    put(slice("default", "greeter-a", "greeter", "grpc", 8080,
+        ready("10.0.0.1", "a"), endpoint("10.0.0.2", "b", false, true, true), endpoint("10.0.0.3", "b", false, false,
+            false)));
+    eventually().until(() -> greeterStates().equals(Map.of(
+        "10.0.0.1:8080", EndpointState.READY, "10.0.0.2:8080", EndpointState.DRAINING,
+        "10.0.0.3:8080", EndpointState.WARMING)));
+
+    put(slice("default", "greeter-a", "greeter", "grpc", 8080, ready("10.0.0.1", "a")));
+    eventually().until(() -> greeterStates().equals(Map.of("10.0.0.1:8080", EndpointState.READY)));
+
+    List<Long> generations = states.stream().map(SourceState::generation).toList();
+    assertThat(generations).isSorted().doesNotHaveDuplicates();
+    assertThat(states).allSatisfy(s -> assertThat(s.health()).isEqualTo(SourceHealth.FRESH));
+  }
+
+  @Test
+  void keepsOneCopyOfAnEndpointInTwoSlicesAndDropsADeletedService() {
+    createGreeter(endpoint("10.0.0.1", "a", false, true, true));
+    put(slice("default", "greeter-b", "greeter", "grpc", 8080, ready("10.0.0.1", "a")));
+    client.resource(service("default", "other", port("http", 80))).create();
+    put(slice("default", "other-a", "other", "http", 8081, ready("10.0.0.9", "a")));
+    startSource(null);
+
+    eventually().until(() -> !states.isEmpty() && last().endpoints().size() == 2);
+    assertThat(greeter()).singleElement().satisfies(e -> {
+      assertThat(e.state()).isEqualTo(EndpointState.READY);
+      assertThat(e.origin()).startsWith("kubernetes:default/greeter-b@");
+    });
+
+    client.services().inNamespace("default").withName("greeter").delete();
+    eventually().until(() -> last().endpoints().keySet().equals(java.util.Set.of("default/other:http")));
+  }
+
+  @Test
+  void watchesOnlyServicesMatchingTheLabelSelector() {
+    createGreeter(ready("10.0.0.1", "a"));
+    client.resource(service("default", "other", port("http", 80))).create();
+    put(slice("default", "other-a", "other", "http", 8081, ready("10.0.0.9", "a")));
+
+    startSource("app=other");
+
+    eventually().until(() -> !states.isEmpty());
+    assertThat(last().endpoints()).containsOnlyKeys("default/other:http");
+  }
+
+  @Test
+  void keepsTheLastEndpointsStaleWhileTheApiServerIsGoneAndRecovers() {
+    createGreeter(ready("10.0.0.1", "a"), ready("10.0.0.2", "b"));
+    startSource(null);
+    eventually().until(() -> greeter().size() == 2);
+    Map<String, List<EndpointSpec>> known = last().endpoints();
+    int port = server.getPort();
+
+    client.close();
+    server.destroy();
+
+    eventually().until(() -> last().health() == SourceHealth.STALE);
+    // One state for the outage, however many probes and reconnects fail meanwhile.
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+        .until(() -> states.stream().filter(s -> s.health() == SourceHealth.STALE).count() == 1);
+    SourceState stale = last();
+    assertThat(stale.endpoints()).isEqualTo(known);
+    assertThat(stale.problems()).containsExactly(Violation.error(KubernetesEndpointSource.RULE_UNREACHABLE,
+        "kubernetes", "", "cannot reach the Kubernetes API server at http://127.0.0.1:" + port
+            + "/; keeping the last known endpoints"));
+
+    // The API server comes back on the same address: the watches reconnect and the state follows it.
+    server = crudServer(port);
+    client = server.createClient();
+    createGreeter(ready("10.0.0.1", "a"), ready("10.0.0.2", "b"));
+    eventually().until(() -> last().health() == SourceHealth.FRESH);
+    put(slice("default", "greeter-a", "greeter", "grpc", 8080, ready("10.0.0.3", "c")));
+    eventually().until(() -> greeterStates().equals(Map.of("10.0.0.3:8080", EndpointState.READY)));
+    assertThat(last().problems()).isEmpty();
+  }
+
+  @Test
+  void isFailedWithNoEndpointsWhenTheApiServerWasNeverReachable() {
+    int port = server.getPort();
+    client.close();
+    server.destroy();
+    server = crudServer(0); // for stop(); the source points at the dead port
+    client = server.createClient();
+    source = new KubernetesEndpointSource(new KubernetesSourceSettings(List.of("default"), null, null,
+        new KubernetesSourceSettings.Connection.MasterUrl("http://127.0.0.1:" + port), FAST));
+    source.start(states::add);
+
+    eventually().until(() -> !states.isEmpty());
+    assertThat(last().health()).isEqualTo(SourceHealth.FAILED);
+    assertThat(last().endpoints()).isEmpty();
+    assertThat(last().problems()).extracting(Violation::rule).containsExactly(KubernetesEndpointSource.RULE_UNREACHABLE);
+  }
+}

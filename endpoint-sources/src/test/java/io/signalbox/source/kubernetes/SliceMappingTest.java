@@ -1,0 +1,97 @@
+package io.signalbox.source.kubernetes;
+
+import static io.signalbox.source.kubernetes.KubernetesFixtures.endpoint;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.port;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.ready;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.service;
+import static io.signalbox.source.kubernetes.KubernetesFixtures.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SliceMappingTest {
+
+  private static EndpointSlice withVersion(EndpointSlice slice, String resourceVersion) {
+    slice.getMetadata().setResourceVersion(resourceVersion);
+    return slice;
+  }
+
+  @Test
+  void mapsConditionsToLifecycleStates() {
+    assertThat(SliceMapping.stateOf(new EndpointConditions(true, true, false))).isEqualTo(EndpointState.READY);
+    assertThat(SliceMapping.stateOf(new EndpointConditions(null, null, null))).isEqualTo(EndpointState.READY);
+    assertThat(SliceMapping.stateOf(null)).isEqualTo(EndpointState.READY);
+    assertThat(SliceMapping.stateOf(new EndpointConditions(false, true, true))).isEqualTo(EndpointState.DRAINING);
+    assertThat(SliceMapping.stateOf(new EndpointConditions(false, false, true))).isEqualTo(EndpointState.DRAINING);
+    assertThat(SliceMapping.stateOf(new EndpointConditions(false, false, false))).isEqualTo(EndpointState.WARMING);
+    assertThat(SliceMapping.stateOf(new EndpointConditions(false, null, null))).isEqualTo(EndpointState.WARMING);
+  }
+
+  @Test
+  void namesAClusterPerServicePortAndKeepsZoneAndOrigin() {
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("default", "greeter", port("grpc", 80), port("admin", 81))),
+        List.of(withVersion(slice("default", "greeter-a", "greeter", "grpc", 8080,
+                ready("10.0.0.2", "b"), ready("10.0.0.1", "a")), "7"),
+            withVersion(slice("default", "greeter-b", "greeter", "admin", 9090, ready("10.0.0.1", "a")), "8")),
+        ClusterNameTemplate.DEFAULT);
+
+    assertThat(clusters).isEqualTo(Map.of(
+        "default/greeter:grpc", List.of(
+            new EndpointSpec("10.0.0.1", 8080, "a", 1, 0, EndpointState.READY, "kubernetes:default/greeter-a@7"),
+            new EndpointSpec("10.0.0.2", 8080, "b", 1, 0, EndpointState.READY, "kubernetes:default/greeter-a@7")),
+        "default/greeter:admin", List.of(
+            new EndpointSpec("10.0.0.1", 9090, "a", 1, 0, EndpointState.READY, "kubernetes:default/greeter-b@8"))));
+  }
+
+  @Test
+  void namesAnUnnamedPortByTheServicePortNumber() {
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("web", "shop", port(null, 80))),
+        List.of(withVersion(slice("web", "shop-x", "shop", "", 8080, ready("10.0.0.1", "a")), "3")),
+        new ClusterNameTemplate("{service}.{namespace}:{port}"));
+
+    assertThat(clusters).containsOnlyKeys("shop.web:80");
+    assertThat(clusters.get("shop.web:80")).extracting(EndpointSpec::key).containsExactly("10.0.0.1:8080");
+  }
+
+  @Test
+  void keepsTheMostEligibleCopyOfAnEndpointListedByTwoSlices() {
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("default", "greeter", port("grpc", 80))),
+        List.of(
+            withVersion(slice("default", "greeter-a", "greeter", "grpc", 8080,
+                endpoint("10.0.0.1", "a", false, false, false),
+                endpoint("10.0.0.2", "a", false, true, true)), "1"),
+            withVersion(slice("default", "greeter-b", "greeter", "grpc", 8080,
+                endpoint("10.0.0.1", "a", false, true, true),
+                ready("10.0.0.2", "a")), "2")),
+        ClusterNameTemplate.DEFAULT);
+
+    assertThat(clusters.get("default/greeter:grpc")).containsExactly(
+        new EndpointSpec("10.0.0.1", 8080, "a", 1, 0, EndpointState.DRAINING, "kubernetes:default/greeter-b@2"),
+        new EndpointSpec("10.0.0.2", 8080, "a", 1, 0, EndpointState.READY, "kubernetes:default/greeter-b@2"));
+  }
+
+  @Test
+  void ignoresSlicesOfUnknownServices() {
+    assertThat(SliceMapping.clusters(List.of(service("default", "other", port("grpc", 80))),
+        List.of(slice("default", "greeter-a", "greeter", "grpc", 8080, ready("10.0.0.1", "a"))),
+        ClusterNameTemplate.DEFAULT)).isEmpty();
+  }
+
+  @Test
+  void rejectsTemplatesThatWouldMergeServicesOrPorts() {
+    assertThatThrownBy(() -> new ClusterNameTemplate("{namespace}/{service}"))
+        .hasMessage("clusterName: '{namespace}/{service}' must contain {port}");
+    assertThatThrownBy(() -> new ClusterNameTemplate("{svc}:{port}"))
+        .hasMessage("clusterName: unknown placeholder '{svc}' in '{svc}:{port}', expected {namespace}, {service} and {port}");
+  }
+}
