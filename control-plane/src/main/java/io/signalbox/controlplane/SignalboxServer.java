@@ -9,6 +9,7 @@ import io.signalbox.controlplane.rollout.RolloutController;
 import io.signalbox.controlplane.rollout.RolloutPolicy;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.fleet.ClientStatusRecorder;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -48,17 +49,20 @@ public final class SignalboxServer implements AutoCloseable {
   private final AdsServer xds;
   private final Reconciler reconciler;
   private final RolloutController rollout;
+  private final ClientStatusRecorder clientRecorder;
   private final List<EndpointSource> sources;
   private final WatchedFile configWatch;
   private final AdminServer admin;
 
   private SignalboxServer(Path configFile, SnapshotStore store, AdsServer xds, Reconciler reconciler,
-      RolloutController rollout, List<EndpointSource> sources, WatchedFile configWatch, AdminServer admin) {
+      RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
+      WatchedFile configWatch, AdminServer admin) {
     this.configFile = configFile;
     this.store = store;
     this.xds = xds;
     this.reconciler = reconciler;
     this.rollout = rollout;
+    this.clientRecorder = clientRecorder;
     this.sources = sources;
     this.configWatch = configWatch;
     this.admin = admin;
@@ -81,6 +85,8 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.start(restored);
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
     rolloutController.start(ROLLOUT_CHECK);
+    ClientStatusRecorder clientRecorder =
+        new ClientStatusRecorder(xds, store, clock, ClientStatusRecorder.Settings.defaults()).start();
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
@@ -104,7 +110,8 @@ public final class SignalboxServer implements AutoCloseable {
     }
     AdminServer admin = AdminServer.start(config.admin().address(), config.admin().port(), reconciler, xds, store,
         reload, meters);
-    return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, sources, configWatch, admin);
+    return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, clientRecorder, sources,
+        configWatch, admin);
   }
 
   static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
@@ -164,6 +171,8 @@ public final class SignalboxServer implements AutoCloseable {
     rollout.close();
     reconciler.close();
     xds.close();
+    // After the xDS server: its last copy records the closed streams as disconnected.
+    clientRecorder.close();
     store.close();
   }
 }

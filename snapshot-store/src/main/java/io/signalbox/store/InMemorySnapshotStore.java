@@ -4,7 +4,10 @@ import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -23,6 +26,8 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   private final TreeMap<Long, EpochRecord> records = new TreeMap<>();
   private final List<RejectedCandidate> rejections = new ArrayList<>();
   private final List<AuditEntry> audit = new ArrayList<>();
+  private final Map<ClientRecord.Key, ClientRecord> clients = new HashMap<>();
+  private final List<NackEvent> nacks = new ArrayList<>();
   private long lastEpoch;
 
   public InMemorySnapshotStore(Clock clock) {
@@ -120,6 +125,69 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public void saveClientStatuses(List<ClientRecord> records) {
+    synchronized (lock) {
+      records.forEach(r -> clients.put(r.key(), r));
+    }
+  }
+
+  @Override
+  public List<ClientRecord> clientStatuses() {
+    synchronized (lock) {
+      return clients.values().stream().sorted(MOST_RECENTLY_SEEN_FIRST).toList();
+    }
+  }
+
+  @Override
+  public int disconnectClients() {
+    synchronized (lock) {
+      int changed = 0;
+      for (Map.Entry<ClientRecord.Key, ClientRecord> e : clients.entrySet()) {
+        if (e.getValue().connected()) {
+          e.setValue(e.getValue().disconnected(e.getValue().lastSeenAt()));
+          changed++;
+        }
+      }
+      return changed;
+    }
+  }
+
+  @Override
+  public void recordNack(NackEvent event) {
+    synchronized (lock) {
+      nacks.add(event);
+    }
+  }
+
+  @Override
+  public List<NackEvent> nackEvents(int limit) {
+    synchronized (lock) {
+      return newestFirst(nacks).stream().limit(limit).toList();
+    }
+  }
+
+  @Override
+  public List<NackEvent> nackEvents(long snapshotEpoch) {
+    synchronized (lock) {
+      return newestFirst(nacks).stream().filter(e -> e.snapshotEpoch() == snapshotEpoch).toList();
+    }
+  }
+
+  private static <T> List<T> newestFirst(List<T> oldestFirst) {
+    List<T> reversed = new ArrayList<>(oldestFirst);
+    java.util.Collections.reverse(reversed);
+    return reversed;
+  }
+
+  /** The order {@link PostgresSnapshotStore#clientStatuses()} uses too. */
+  static final Comparator<ClientRecord> MOST_RECENTLY_SEEN_FIRST = Comparator
+      .comparing(ClientRecord::lastSeenAt).reversed()
+      .thenComparing(r -> r.key().replicaId())
+      .thenComparing(r -> r.key().nodeId())
+      .thenComparingLong(r -> r.key().streamId())
+      .thenComparing(r -> r.key().typeUrl());
+
+  @Override
   public int prune(int keepLast, Set<Long> alsoKeep) {
     if (keepLast < 1) {
       throw new IllegalArgumentException(
@@ -127,7 +195,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     }
     synchronized (lock) {
       List<Long> doomed = records.keySet().stream()
-          .sorted(java.util.Comparator.reverseOrder())
+          .sorted(Comparator.reverseOrder())
           .skip(keepLast)
           .filter(epoch -> !alsoKeep.contains(epoch))
           .toList();

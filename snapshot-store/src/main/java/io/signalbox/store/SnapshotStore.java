@@ -56,6 +56,31 @@ public interface SnapshotStore extends AutoCloseable {
    */
   int prune(int keepLast, Set<Long> alsoKeep);
 
+  /**
+   * Inserts or replaces each row by its {@link ClientRecord.Key}, all in one transaction. When the
+   * list names a key twice, the later row wins.
+   */
+  void saveClientStatuses(List<ClientRecord> records);
+
+  /** Every client row, connected or not, most recently seen first. */
+  List<ClientRecord> clientStatuses();
+
+  /**
+   * Marks every row still connected as disconnected, keeping its {@code lastSeenAt}. Called when a
+   * replica starts: the streams those rows describe died with the previous process.
+   *
+   * @return how many rows were changed
+   */
+  int disconnectClients();
+
+  void recordNack(NackEvent event);
+
+  /** NACK events, newest first. */
+  List<NackEvent> nackEvents(int limit);
+
+  /** The NACK events of responses built from {@code snapshotEpoch}, newest first. */
+  List<NackEvent> nackEvents(long snapshotEpoch);
+
   @Override
   void close();
 }

@@ -1,0 +1,52 @@
+package io.signalbox.controlplane.fleet;
+
+import io.signalbox.controlplane.xds.ClientStatus;
+import io.signalbox.controlplane.xds.NackStatus;
+import io.signalbox.controlplane.xds.TypeStatus;
+import io.signalbox.store.ClientRecord;
+import io.signalbox.store.NackEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Turns the xDS server's view of its clients into the store's plain rows and events. */
+final class ClientRows {
+
+  private ClientRows() {}
+
+  /** One row per (stream, type) of {@code clients}, connected and seen at {@code now}. */
+  static List<ClientRecord> of(String replicaId, List<ClientStatus> clients, Instant now) {
+    List<ClientRecord> rows = new ArrayList<>();
+    for (ClientStatus c : clients) {
+      for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
+        TypeStatus t = e.getValue();
+        NackStatus nack = t.nack();
+        rows.add(new ClientRecord(
+            new ClientRecord.Key(replicaId, c.nodeId(), c.streamId(), e.getKey()),
+            c.nodeCluster(), c.zone(), c.userAgent(),
+            new ClientRecord.Position(t.sentVersion(), t.sentEpoch(), t.sentAt(), t.ackedVersion(), t.ackedEpoch(),
+                t.ackedAt(), t.syncedEpoch()),
+            nack == null ? null : new ClientRecord.LastNack(nack.epoch(), nack.message(), nack.at()),
+            t.nacks(), now, true));
+      }
+    }
+    return rows;
+  }
+
+  /** The most recent NACK of one stream and type, as an event. */
+  static NackEvent nackEvent(ClientRecord.Key key, String nodeCluster, NackStatus nack) {
+    return new NackEvent(key, nodeCluster, nack.at(), nack.epoch(), nack.snapshotEpoch(), nack.message(),
+        List.copyOf(nack.resources().keySet()));
+  }
+
+  /** Whether two rows differ in anything but when they were seen. */
+  static boolean sameButSeen(ClientRecord a, ClientRecord b) {
+    return a.equals(seenAt(b, a.lastSeenAt()));
+  }
+
+  private static ClientRecord seenAt(ClientRecord r, Instant at) {
+    return new ClientRecord(r.key(), r.nodeCluster(), r.zone(), r.userAgent(), r.position(), r.lastNack(),
+        r.nackCount(), at, r.connected());
+  }
+}

@@ -1,0 +1,237 @@
+package io.signalbox.controlplane.fleet;
+
+import io.signalbox.controlplane.xds.ClientStatus;
+import io.signalbox.controlplane.xds.NackStatus;
+import io.signalbox.controlplane.xds.TypeStatus;
+import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.store.ClientRecord;
+import io.signalbox.store.NackEvent;
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreUnavailableException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies what the xDS server knows about its clients into the store, so that client status and
+ * NACKs outlive the process. Every {@link Settings#interval} it reads {@link XdsServer#clients()},
+ * compares with what it last wrote, and writes only the rows that changed, in one batch; each new
+ * NACK becomes one {@link NackEvent}; a stream that closed is written once more, disconnected.
+ *
+ * <p>The xDS server stays the source of truth: a store outage loses no state here, it only delays
+ * the copy. A tick that fails is logged once per outage and the next tick writes the backlog,
+ * because the diff is always taken against what the store is known to hold.
+ *
+ * <p>Ticks run on the recorder's own single thread, and once more on the closing thread after
+ * that one has stopped, so the fields below are never touched by two threads at once.
+ */
+public final class ClientStatusRecorder implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ClientStatusRecorder.class);
+
+  /**
+   * @param replicaId which Signalbox instance this is, stored with every row (stream ids are unique
+   *     only within one process)
+   * @param interval how often to copy
+   * @param refresh how often an unchanged connected row is written again anyway, so that its
+   *     {@code lastSeenAt} shows the stream is still open
+   */
+  public record Settings(String replicaId, Duration interval, Duration refresh) {
+    public Settings {
+      Objects.requireNonNull(replicaId, "replicaId");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("interval must be positive, was " + interval);
+      }
+      if (refresh.compareTo(interval) < 0) {
+        throw new IllegalArgumentException("refresh must be at least the interval (" + interval + "), was " + refresh);
+      }
+    }
+
+    /** This process ({@link #thisProcess()}), every 2 s, refreshing every minute. */
+    public static Settings defaults() {
+      return new Settings(thisProcess(), Duration.ofSeconds(2), Duration.ofMinutes(1));
+    }
+  }
+
+  private final XdsServer xds;
+  private final SnapshotStore store;
+  private final Clock clock;
+  private final Settings settings;
+  private final ScheduledExecutorService scheduler;
+
+  /** Connected rows as the store holds them, by key. */
+  private final Map<ClientRecord.Key, ClientRecord> written = new HashMap<>();
+  /** When the NACK last recorded as an event happened, per stream and type. */
+  private final Map<ClientRecord.Key, Instant> nackRecorded = new HashMap<>();
+  /** Whether the rows of the previous process have been marked disconnected yet. */
+  private boolean previousDisconnected;
+  private boolean failing;
+
+  public ClientStatusRecorder(XdsServer xds, SnapshotStore store, Clock clock, Settings settings) {
+    this.xds = xds;
+    this.store = store;
+    this.clock = clock;
+    this.settings = settings;
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "client-status-recorder");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Starts copying every interval. The first tick marks the rows a previous process left connected
+   * as disconnected (those streams died with it), before writing any of this process's rows.
+   */
+  public ClientStatusRecorder start() {
+    long millis = settings.interval().toMillis();
+    scheduler.scheduleWithFixedDelay(this::tick, 0, millis, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** One copy, now. Never throws: a failure is logged and retried by the next tick. */
+  void tick() {
+    Instant now = clock.instant();
+    List<ClientStatus> clients;
+    try {
+      clients = xds.clients();
+    } catch (RuntimeException e) {
+      // The server is closing; what it last reported is already written.
+      log.debug("Could not read xDS clients", e);
+      return;
+    }
+    List<ClientRecord> current = ClientRows.of(settings.replicaId(), clients, now);
+    List<ClientRecord> changed = changedRows(current, now);
+    List<NackEvent> nacks = newNacks(clients);
+    try {
+      if (!previousDisconnected) {
+        int marked = store.disconnectClients();
+        previousDisconnected = true;
+        if (marked > 0) {
+          log.info("Marked {} client status rows of a previous process disconnected", marked);
+        }
+      }
+      for (NackEvent e : nacks) {
+        store.recordNack(e);
+        // Noted one by one: a failure after some events keeps those from being written twice.
+        nackRecorded.put(e.client(), e.at());
+      }
+      if (!changed.isEmpty()) {
+        store.saveClientStatuses(changed);
+        remember(changed);
+      }
+      if (failing) {
+        failing = false;
+        log.info("Client status persisted again ({} rows, {} NACK events written)", changed.size(), nacks.size());
+      }
+    } catch (StoreUnavailableException e) {
+      if (!failing) {
+        failing = true;
+        log.warn("Client status not persisted, retrying every {} ms until the store is back: {}",
+            settings.interval().toMillis(), e.getMessage());
+      }
+    } catch (RuntimeException e) {
+      // A bug, not an outage; still retried, since the next tick starts from the same known state.
+      if (!failing) {
+        failing = true;
+        log.error("Client status not persisted, retrying every {} ms", settings.interval().toMillis(), e);
+      }
+    }
+  }
+
+  private List<ClientRecord> changedRows(List<ClientRecord> current, Instant now) {
+    List<ClientRecord> changed = new ArrayList<>();
+    Map<ClientRecord.Key, ClientRecord> open = new HashMap<>();
+    for (ClientRecord row : current) {
+      open.put(row.key(), row);
+      ClientRecord before = written.get(row.key());
+      if (before == null || !ClientRows.sameButSeen(before, row)
+          || Duration.between(before.lastSeenAt(), now).compareTo(settings.refresh()) >= 0) {
+        changed.add(row);
+      }
+    }
+    for (ClientRecord before : written.values()) {
+      if (!open.containsKey(before.key())) {
+        changed.add(before.disconnected(now));
+      }
+    }
+    return changed;
+  }
+
+  private List<NackEvent> newNacks(List<ClientStatus> clients) {
+    List<NackEvent> events = new ArrayList<>();
+    for (ClientStatus c : clients) {
+      for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
+        NackStatus nack = e.getValue().nack();
+        ClientRecord.Key key = new ClientRecord.Key(settings.replicaId(), c.nodeId(), c.streamId(), e.getKey());
+        if (nack != null && !nack.at().equals(nackRecorded.get(key))) {
+          events.add(ClientRows.nackEvent(key, c.nodeCluster(), nack));
+        }
+      }
+    }
+    return events;
+  }
+
+  private void remember(List<ClientRecord> saved) {
+    for (ClientRecord row : saved) {
+      if (row.connected()) {
+        written.put(row.key(), row);
+      } else {
+        written.remove(row.key());
+        nackRecorded.remove(row.key());
+      }
+    }
+  }
+
+  /**
+   * Stops copying, then copies once more: close the xDS server first, and this last tick records
+   * its clients as disconnected.
+   */
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    try {
+      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("Client status recorder did not stop within 5 s; skipping the last copy");
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    tick();
+  }
+
+  /** {@code host/pid}: the host name (from {@code HOSTNAME}, else the resolver) and this JVM's pid. */
+  public static String thisProcess() {
+    return ThisProcess.ID;
+  }
+
+  private static final class ThisProcess {
+    static final String ID = hostName() + "/" + ProcessHandle.current().pid();
+
+    private static String hostName() {
+      String env = System.getenv("HOSTNAME");
+      if (env != null && !env.isBlank()) {
+        return env.trim();
+      }
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        return "localhost";
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.signalbox.controlplane.fleet;
+
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.signalbox.store.AuditEntry;
+import io.signalbox.store.ClientRecord;
+import io.signalbox.store.EpochRecord;
+import io.signalbox.store.EpochSealer;
+import io.signalbox.store.EpochStatus;
+import io.signalbox.store.NackEvent;
+import io.signalbox.store.RejectedCandidate;
+import io.signalbox.store.SnapshotStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A real store, with every client status write it was asked for recorded (including failed ones). */
+final class RecordingStore implements SnapshotStore {
+
+  private final SnapshotStore delegate;
+  /** The batches that were saved, in order. */
+  final List<List<ClientRecord>> batches = new CopyOnWriteArrayList<>();
+  /** Client status and NACK writes attempted, saved or not. */
+  final AtomicInteger attempts = new AtomicInteger();
+
+  RecordingStore(SnapshotStore delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void saveClientStatuses(List<ClientRecord> records) {
+    attempts.incrementAndGet();
+    delegate.saveClientStatuses(records);
+    batches.add(List.copyOf(records));
+  }
+
+  @Override
+  public void recordNack(NackEvent event) {
+    attempts.incrementAndGet();
+    delegate.recordNack(event);
+  }
+
+  @Override
+  public int disconnectClients() {
+    attempts.incrementAndGet();
+    return delegate.disconnectClients();
+  }
+
+  @Override
+  public List<ClientRecord> clientStatuses() {
+    return delegate.clientStatuses();
+  }
+
+  @Override
+  public List<NackEvent> nackEvents(int limit) {
+    return delegate.nackEvents(limit);
+  }
+
+  @Override
+  public List<NackEvent> nackEvents(long snapshotEpoch) {
+    return delegate.nackEvents(snapshotEpoch);
+  }
+
+  @Override
+  public <S> S append(EpochSealer<S> sealer) {
+    return delegate.append(sealer);
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> latest() {
+    return delegate.latest();
+  }
+
+  @Override
+  public Optional<SnapshotEnvelope> load(long epoch) {
+    return delegate.load(epoch);
+  }
+
+  @Override
+  public List<EpochRecord> epochs(int limit, long beforeEpoch) {
+    return delegate.epochs(limit, beforeEpoch);
+  }
+
+  @Override
+  public Optional<EpochRecord> epoch(long epoch) {
+    return delegate.epoch(epoch);
+  }
+
+  @Override
+  public void setStatus(long epoch, EpochStatus status, String reason) {
+    delegate.setStatus(epoch, status, reason);
+  }
+
+  @Override
+  public void recordRejection(RejectedCandidate candidate) {
+    delegate.recordRejection(candidate);
+  }
+
+  @Override
+  public List<RejectedCandidate> rejections(int limit) {
+    return delegate.rejections(limit);
+  }
+
+  @Override
+  public void audit(AuditEntry entry) {
+    delegate.audit(entry);
+  }
+
+  @Override
+  public List<AuditEntry> auditLog(int limit) {
+    return delegate.auditLog(limit);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,77 @@
+package io.signalbox.store;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What one Signalbox replica knows about one client stream's position for one xDS type, as
+ * persisted. Plain values only: the store knows nothing of xDS classes.
+ *
+ * @param lastNack the most recent NACK of this type, kept after later ACKs; null if it never NACKed
+ * @param nackCount how many NACKs of this type the stream sent
+ * @param lastSeenAt when the replica last saw the stream (open, or noticed it closed)
+ * @param connected false once the stream closed, or its replica restarted
+ */
+public record ClientRecord(
+    Key key,
+    String nodeCluster,
+    String zone,
+    String userAgent,
+    Position position,
+    LastNack lastNack,
+    long nackCount,
+    Instant lastSeenAt,
+    boolean connected) {
+
+  /**
+   * Identifies a row. Stream ids are only unique within one process, hence the replica.
+   *
+   * @param replicaId which Signalbox instance served the stream (e.g. {@code host/1234})
+   */
+  public record Key(String replicaId, String nodeId, long streamId, String typeUrl) {
+    public Key {
+      Objects.requireNonNull(replicaId, "replicaId");
+      Objects.requireNonNull(nodeId, "nodeId");
+      Objects.requireNonNull(typeUrl, "typeUrl");
+    }
+  }
+
+  /**
+   * Sent and acknowledged. Versions and times are null until something was sent or ACKed.
+   *
+   * @param syncedEpoch the newest epoch whose content of this type the client is known to hold
+   */
+  public record Position(
+      String sentVersion,
+      long sentEpoch,
+      Instant sentAt,
+      String ackedVersion,
+      long ackedEpoch,
+      Instant ackedAt,
+      long syncedEpoch) {
+
+    public static final Position NOTHING_SENT = new Position(null, 0, null, null, 0, null, 0);
+  }
+
+  /** @param epoch the epoch named by the rejected version */
+  public record LastNack(long epoch, String message, Instant at) {
+    public LastNack {
+      Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  public ClientRecord {
+    Objects.requireNonNull(key, "key");
+    nodeCluster = nodeCluster == null ? "" : nodeCluster;
+    zone = zone == null ? "" : zone;
+    userAgent = userAgent == null ? "" : userAgent;
+    Objects.requireNonNull(position, "position");
+    Objects.requireNonNull(lastSeenAt, "lastSeenAt");
+  }
+
+  /** This row, for a stream that is gone, seen for the last time at {@code at}. */
+  public ClientRecord disconnected(Instant at) {
+    return new ClientRecord(key, nodeCluster, zone, userAgent, position, lastNack, nackCount, at, false);
+  }
+}

@@ -1,0 +1,152 @@
+package io.signalbox.lifecycle;
+
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The endpoint lifecycle: what each endpoint's state is, given what the sources report, what
+ * operators decided, and which endpoints left the sources recently. Pure: time is an argument.
+ *
+ * <pre>
+ *   (source) WARMING ──► READY ◄──► DEGRADED
+ *                 ▲        │ drain / source terminating / source removal
+ *                 │        ▼
+ *   eject ──► EJECTED   DRAINING ──► removed (after every client ACKed it and its deadline passed)
+ *                 └─(until)─► WARMING (warmup) ──► source state
+ * </pre>
+ */
+public final class Lifecycle {
+  private Lifecycle() {}
+
+  /**
+   * An endpoint that left every source: it stays, DRAINING, until {@code removeAfter}, so no client
+   * loses it before it stopped sending it new work.
+   */
+  public record Departure(EndpointRef endpoint, EndpointSpec lastSeen, Instant departedAt, Instant removeAfter) {}
+
+  /**
+   * @param endpoints cluster -> endpoints with operator overrides and departures applied
+   * @param causes endpoint -> why its state differs from what its source said (for the audit log)
+   * @param nextChange when the result changes by itself (an ejection ends, a warmup ends, a departure
+   *     is due), or null: the caller rebuilds then
+   */
+  public record Result(Map<String, List<EndpointSpec>> endpoints, Map<EndpointRef, String> causes, Instant nextChange) {}
+
+  public static Result apply(Map<String, List<EndpointSpec>> fromSources, List<OperatorOverride> overrides,
+      List<Departure> departures, Instant now) {
+    Map<EndpointRef, List<OperatorOverride>> byEndpoint = new HashMap<>();
+    for (OperatorOverride o : overrides) {
+      byEndpoint.computeIfAbsent(o.endpoint(), k -> new ArrayList<>()).add(o);
+    }
+    Map<String, List<EndpointSpec>> out = new TreeMap<>();
+    Map<EndpointRef, String> causes = new LinkedHashMap<>();
+    Instant[] next = {null};
+    fromSources.forEach((cluster, list) -> {
+      List<EndpointSpec> result = new ArrayList<>(list.size());
+      for (EndpointSpec e : list) {
+        EndpointRef ref = EndpointRef.of(cluster, e);
+        EndpointSpec applied = e;
+        for (OperatorOverride o : byEndpoint.getOrDefault(ref, List.of())) {
+          applied = applyOne(applied, o, now, causes, next);
+        }
+        result.add(applied);
+      }
+      out.put(cluster, result);
+    });
+    for (Departure d : departures) {
+      if (!now.isBefore(d.removeAfter())) {
+        continue;
+      }
+      List<EndpointSpec> list = out.computeIfAbsent(d.endpoint().cluster(), c -> new ArrayList<>());
+      boolean back = list.stream().anyMatch(e -> EndpointRef.of(d.endpoint().cluster(), e).equals(d.endpoint()));
+      if (!back) {
+        list.add(d.lastSeen().withState(EndpointState.DRAINING));
+        causes.put(d.endpoint(), "removed by its source at " + d.departedAt() + "; draining until " + d.removeAfter());
+        next[0] = earliest(next[0], d.removeAfter());
+      }
+    }
+    return new Result(out, causes, next[0]);
+  }
+
+  private static EndpointSpec applyOne(EndpointSpec e, OperatorOverride o, Instant now,
+      Map<EndpointRef, String> causes, Instant[] next) {
+    EndpointRef ref = o.endpoint();
+    if (o instanceof OperatorOverride.Drain d) {
+      causes.put(ref, "drained by " + d.actor() + (d.reason().isEmpty() ? "" : ": " + d.reason()));
+      return e.withState(EndpointState.DRAINING);
+    }
+    if (o instanceof OperatorOverride.Eject j) {
+      if (now.isBefore(j.until())) {
+        causes.put(ref, "ejected by " + j.actor() + " until " + j.until());
+        next[0] = earliest(next[0], j.until());
+        return e.withState(EndpointState.EJECTED);
+      }
+      Instant warm = j.until().plus(j.warmup());
+      if (now.isBefore(warm) && e.state() != EndpointState.DRAINING) {
+        causes.put(ref, "back from ejection, warming until " + warm);
+        next[0] = earliest(next[0], warm);
+        return e.withState(EndpointState.WARMING);
+      }
+      return e;
+    }
+    OperatorOverride.Weight w = (OperatorOverride.Weight) o;
+    causes.putIfAbsent(ref, "weight " + w.weight() + " set by " + w.actor());
+    return new EndpointSpec(e.address(), e.port(), e.zone(), w.weight(), e.priority(), e.state(), e.origin());
+  }
+
+  /**
+   * How long an ejection lasts for an endpoint ejected {@code previousEjections} times before:
+   * doubling from {@code base}, capped at {@code max}, so repeat offenders stay out longer.
+   */
+  public static Duration ejectionTime(Duration base, int previousEjections, Duration max) {
+    Duration d = base;
+    for (int i = 0; i < previousEjections && d.compareTo(max) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(max) > 0 ? max : d;
+  }
+
+  /**
+   * Null when ejecting {@code endpoint} keeps the cluster within {@code maxEjectionPercent};
+   * otherwise why not, in one sentence.
+   */
+  public static String ejectionRefusal(String cluster, List<EndpointSpec> endpoints, EndpointRef endpoint,
+      int maxEjectionPercent) {
+    int total = endpoints.size();
+    long ejected = endpoints.stream()
+        .filter(e -> e.state() == EndpointState.EJECTED || EndpointRef.of(cluster, e).equals(endpoint))
+        .count();
+    if (total == 0 || ejected * 100 <= (long) maxEjectionPercent * total) {
+      return null;
+    }
+    return "ejecting " + endpoint.key() + " would eject " + ejected + " of " + total + " endpoints of cluster '"
+        + cluster + "' (" + (ejected * 100 / total) + "%), more than maxEjectionPercent " + maxEjectionPercent;
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null || b.isBefore(a) ? b : a;
+  }
+
+  /** Endpoints present in {@code before} and absent from {@code after}, per cluster. */
+  public static List<EndpointRef> removed(Map<String, List<EndpointSpec>> before, Map<String, List<EndpointSpec>> after) {
+    List<EndpointRef> gone = new ArrayList<>();
+    before.forEach((cluster, list) -> {
+      Map<String, EndpointSpec> now = new HashMap<>();
+      after.getOrDefault(cluster, List.of()).forEach(e -> now.put(e.key(), e));
+      for (EndpointSpec e : list) {
+        if (!now.containsKey(e.key())) {
+          gone.add(EndpointRef.of(cluster, e));
+        }
+      }
+    });
+    return gone;
+  }
+}
