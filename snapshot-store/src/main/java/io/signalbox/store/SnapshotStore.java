@@ -54,7 +54,14 @@ public interface SnapshotStore extends AutoCloseable {
    * @throws IllegalArgumentException if {@code keepLast} is below 1: the newest epoch is what a
    *     restart serves
    */
-  int prune(int keepLast, Set<Long> alsoKeep);
+  default int prune(int keepLast, Set<Long> alsoKeep) {
+    // A store that cannot delete keeps everything: retention is housekeeping, never correctness.
+    if (keepLast < 1) {
+      throw new IllegalArgumentException(
+          "keepLast must be at least 1 (the newest epoch is what a restart serves), was " + keepLast);
+    }
+    return 0;
+  }
 
   /**
    * Inserts or replaces each row by its {@link ClientRecord.Key}, all in one transaction. When the
