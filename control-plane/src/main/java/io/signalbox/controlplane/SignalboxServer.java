@@ -99,8 +99,9 @@ public final class SignalboxServer implements AutoCloseable {
     }
     FirstSync firstSync = new FirstSync(
         restored == null ? Set.of() : sources.stream().map(EndpointSource::id).collect(Collectors.toSet()), reconciler);
-    firstSync.offerConfig(config::desiredState, "startup");
     sources.forEach(source -> source.start(firstSync::offerSource));
+    // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
+    firstSync.offerConfig(config::desiredState, "startup");
 
     Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
     WatchedFile configWatch;
