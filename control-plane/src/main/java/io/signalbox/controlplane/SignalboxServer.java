@@ -32,6 +32,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,7 @@ public final class SignalboxServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
   private static final java.time.Duration ROLLOUT_CHECK = java.time.Duration.ofMillis(200);
 
-  private final Path configFile;
+  private final Runnable reload;
   private final SnapshotStore store;
   private final AdsServer xds;
   private final Reconciler reconciler;
@@ -55,10 +57,10 @@ public final class SignalboxServer implements AutoCloseable {
   private final WatchedFile configWatch;
   private final AdminServer admin;
 
-  private SignalboxServer(Path configFile, SnapshotStore store, AdsServer xds, Reconciler reconciler,
+  private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
       WatchedFile configWatch, AdminServer admin) {
-    this.configFile = configFile;
+    this.reload = reload;
     this.store = store;
     this.xds = xds;
     this.reconciler = reconciler;
@@ -84,6 +86,7 @@ public final class SignalboxServer implements AutoCloseable {
         !rollout.waves().waves().isEmpty(), meters);
     reconciler.holdStableFor(config.reconcile().holdStable());
     reconciler.sourcePrecedence(config.sources().precedence());
+    reconciler.retainEpochs(config.store().retainEpochs());
     reconciler.start(restored);
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
     rolloutController.start(ROLLOUT_CHECK);
@@ -92,27 +95,27 @@ public final class SignalboxServer implements AutoCloseable {
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
-      FileEndpointSource source = new FileEndpointSource(file);
-      source.start(reconciler::offerSource);
-      sources.add(source);
+      sources.add(new FileEndpointSource(file));
     }
     if (config.sources().kubernetes().enabled()) {
-      KubernetesEndpointSource source = new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings());
-      source.start(reconciler::offerSource);
-      sources.add(source);
+      sources.add(new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings()));
     }
-    reconciler.offerConfig(config::desiredState, "startup");
+    FirstSync firstSync = new FirstSync(
+        restored == null ? Set.of() : sources.stream().map(EndpointSource::id).collect(Collectors.toSet()), reconciler);
+    sources.forEach(source -> source.start(firstSync::offerSource));
+    // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
+    firstSync.offerConfig(config::desiredState, "startup");
 
-    Runnable reload = () -> reload(configFile, reconciler, "reload requested");
+    Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
     WatchedFile configWatch;
     try {
-      configWatch = WatchedFile.start(configFile, event -> reload(configFile, reconciler, "config file changed"));
+      configWatch = WatchedFile.start(configFile, event -> reload(configFile, reconciler, firstSync, "config file changed"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(reconciler, xds, store, reload, meters, clock), System::getenv);
-    return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, clientRecorder, sources,
+    return new SignalboxServer(reload, store, xds, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin);
   }
 
@@ -129,10 +132,10 @@ public final class SignalboxServer implements AutoCloseable {
   }
 
   /** Re-reads the config file; an invalid file changes nothing and is reported. */
-  static void reload(Path configFile, Reconciler reconciler, String cause) {
+  static void reload(Path configFile, Reconciler reconciler, FirstSync firstSync, String cause) {
     Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
-      reconciler.offerConfig(ok.value()::desiredState, cause);
+      firstSync.offerConfig(ok.value()::desiredState, cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
       log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
@@ -142,7 +145,7 @@ public final class SignalboxServer implements AutoCloseable {
   }
 
   public void reload() {
-    reload(configFile, reconciler, "reload requested");
+    reload.run();
   }
 
   public int xdsPort() {

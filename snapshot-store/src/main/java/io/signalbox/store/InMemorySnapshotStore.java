@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -191,6 +192,26 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public int prune(int keepLast, Set<Long> alsoKeep) {
+    if (keepLast < 1) {
+      throw new IllegalArgumentException(
+          "keepLast must be at least 1 (the newest epoch is what a restart serves), was " + keepLast);
+    }
+    synchronized (lock) {
+      List<Long> doomed = records.keySet().stream()
+          .sorted(Comparator.reverseOrder())
+          .skip(keepLast)
+          .filter(epoch -> !alsoKeep.contains(epoch))
+          .toList();
+      doomed.forEach(epoch -> {
+        records.remove(epoch);
+        envelopes.remove(epoch);
+      });
+      return doomed.size();
+    }
   }
 
   @Override

@@ -382,13 +382,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
         .where(EPOCH_COUNTER.ID.eq(1)).fetchSingle().value1());
   }
 
-  /**
-   * Retention: deletes every epoch except the newest {@code keepLast} and those in
-   * {@code alsoKeep} (the last safe epoch, a rollback target). Numbering is unaffected: the counter
-   * keeps its value, so a pruned epoch number is never allocated again.
-   *
-   * @return how many epochs were deleted
-   */
+  /** {@inheritDoc} The counter row keeps its value, so numbering survives pruning. */
+  @Override
   public int prune(int keepLast, Set<Long> alsoKeep) {
     if (keepLast < 1) {
       throw new IllegalArgumentException("keepLast must be at least 1 (the newest epoch is what a restart serves), was "

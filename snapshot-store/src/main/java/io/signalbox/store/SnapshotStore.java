@@ -3,6 +3,7 @@ package io.signalbox.store;
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The epoch log. Persist first, then publish: {@link #append} returns only after the epoch is
@@ -43,6 +44,24 @@ public interface SnapshotStore extends AutoCloseable {
 
   /** Audit entries, newest first. */
   List<AuditEntry> auditLog(int limit);
+
+  /**
+   * Retention: deletes every epoch except the newest {@code keepLast} and those in
+   * {@code alsoKeep} (the last safe epoch, the one being served). Numbering is unaffected: a pruned
+   * epoch number is never allocated again.
+   *
+   * @return how many epochs were deleted
+   * @throws IllegalArgumentException if {@code keepLast} is below 1: the newest epoch is what a
+   *     restart serves
+   */
+  default int prune(int keepLast, Set<Long> alsoKeep) {
+    // A store that cannot delete keeps everything: retention is housekeeping, never correctness.
+    if (keepLast < 1) {
+      throw new IllegalArgumentException(
+          "keepLast must be at least 1 (the newest epoch is what a restart serves), was " + keepLast);
+    }
+    return 0;
+  }
 
   /**
    * Inserts or replaces each row by its {@link ClientRecord.Key}, all in one transaction. When the

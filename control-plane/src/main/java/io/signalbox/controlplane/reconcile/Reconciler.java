@@ -51,6 +51,7 @@ public final class Reconciler implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
   private static final Duration STORE_RETRY = Duration.ofSeconds(1);
+  private static final int PRUNE_EVERY = 10;
 
   private final Clock clock;
   private final SnapshotStore store;
@@ -70,6 +71,8 @@ public final class Reconciler implements AutoCloseable {
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
   // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
+  private volatile int retainEpochs = 100;
+  private int publishedSincePrune; // writer thread only
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -326,6 +329,7 @@ public final class Reconciler implements AutoCloseable {
     history.remember(snapshot);
     noteDraining(snapshot);
     markSuperseded(parent);
+    pruneNowAndThen(snapshot.epoch());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
@@ -512,6 +516,32 @@ public final class Reconciler implements AutoCloseable {
           .ifPresent(r -> store.setStatus(parent.epoch(), EpochStatus.SUPERSEDED, "replaced by a newer epoch"));
     } catch (StoreUnavailableException e) {
       storeDown(e);
+    }
+  }
+
+  /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
+  public void retainEpochs(int keep) {
+    if (keep < 1) {
+      throw new IllegalArgumentException("retainEpochs must be at least 1, was " + keep);
+    }
+    retainEpochs = keep;
+  }
+
+  /**
+   * Prunes after every {@value #PRUNE_EVERY}th published epoch rather than after each: one DELETE
+   * per batch keeps the log within retainEpochs + PRUNE_EVERY. The last safe epoch (rollbacks
+   * restore from it) and the one being served are kept whatever their age.
+   */
+  private void pruneNowAndThen(long publishedEpoch) {
+    if (++publishedSincePrune < PRUNE_EVERY) {
+      return;
+    }
+    publishedSincePrune = 0;
+    try {
+      store.prune(retainEpochs, new java.util.HashSet<>(List.of(interventions.lastSafeEpoch(), publishedEpoch)));
+    } catch (StoreUnavailableException e) {
+      // Not worth an outage state of its own: the next batch tries again.
+      log.warn("could not prune old epochs: {}", e.getMessage());
     }
   }
 
