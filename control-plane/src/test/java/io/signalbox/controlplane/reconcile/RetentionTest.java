@@ -63,7 +63,7 @@ class RetentionTest {
     xds.close();
   }
 
-  /** Publishes one epoch whose single endpoint listens on {@code port}, and waits for it. */
+  /** Publishes one epoch whose newest endpoint listens on {@code port}, and waits for it. */
   private long publishWithEndpointOn(int port) {
     long before = reconciler.status().epoch();
     offerEndpointOn(port);
@@ -71,9 +71,13 @@ class RetentionTest {
     return reconciler.status().epoch();
   }
 
+  /** Endpoints on 8001..{@code port}: each epoch adds one (replacing them would trip the mass-removal guard). */
   private void offerEndpointOn(int port) {
-    reconciler.offerSource(new SourceState("test", ++generation, SourceHealth.FRESH,
-        Map.of("greeter", List.of(new EndpointSpec("10.0.0.1", port, "a", 1, 0, EndpointState.READY, "test"))),
+    List<EndpointSpec> endpoints = new java.util.ArrayList<>();
+    for (int p = 8001; p <= port; p++) {
+      endpoints.add(new EndpointSpec("10.0.0.1", p, "a", 1, 0, EndpointState.READY, "test"));
+    }
+    reconciler.offerSource(new SourceState("test", ++generation, SourceHealth.FRESH, Map.of("greeter", endpoints),
         List.of()));
   }
 
