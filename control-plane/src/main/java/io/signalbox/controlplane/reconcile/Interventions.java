@@ -159,7 +159,10 @@ public final class Interventions {
    * @param rejected type -> resource name -> the rejected version
    */
   public void rejectEpoch(long epoch, Map<XdsType, Map<String, String>> rejected, String reason) {
-    long restoreFrom = lastSafeEpoch;
+    // Before any epoch is SAFE (a fresh start, a rollout still settling), restore what clients held
+    // before: the rejected epoch's parent. Never "nothing": that would remove the resource.
+    Snapshot rejectedSnapshot = epochs.apply(epoch);
+    long restoreFrom = lastSafeEpoch > 0 || rejectedSnapshot == null ? lastSafeEpoch : rejectedSnapshot.parentEpoch();
     rejected.forEach((type, resources) -> resources.forEach((name, version) ->
         quarantine.hold(type, name, version, restoreFrom, "epoch " + epoch + " rejected: " + reason)));
     try {

@@ -78,18 +78,19 @@ public final class SnapshotCandidate {
     EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
     for (var entry : byType.entrySet()) {
       XdsType type = entry.getKey();
-      Map<String, XdsResource> sealed = new TreeMap<>();
-      boolean changed = parent == null || !removed(type).isEmpty();
+      TreeMap<String, XdsResource> sealed = new TreeMap<>();
+      java.util.Set<String> changedNames = new java.util.HashSet<>(removed(type));
       for (XdsResource r : entry.getValue().values()) {
         if (r.changedEpoch() == UNSEALED) {
           sealed.put(r.name(), r.withChangedEpoch(epoch));
-          changed = true;
+          changedNames.add(r.name());
         } else {
           sealed.put(r.name(), r);
         }
       }
+      boolean changed = parent == null || !changedNames.isEmpty();
       long versionEpoch = changed ? epoch : parent.resources(type).versionEpoch();
-      types.put(type, new TypeResources(type, versionEpoch, sealed));
+      types.put(type, new TypeResources(type, versionEpoch, sealed, parent == null ? null : changedNames));
     }
     return new Snapshot(epoch, parent == null ? 0 : parent.epoch(), contentHash, createdAt, provenance,
         types, endpoints);

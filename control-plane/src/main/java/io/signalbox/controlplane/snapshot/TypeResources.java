@@ -11,14 +11,31 @@ import java.util.TreeMap;
  *     the type's {@code version_info} is derived from it, so it moves only when the type changes
  * @param byName sorted by name
  */
-public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsResource> byName) {
+public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsResource> byName,
+    java.util.Set<String> changedSinceParent) {
 
   public TypeResources {
-    byName = Collections.unmodifiableMap(new TreeMap<>(byName));
+    byName = Collections.unmodifiableMap(byName instanceof TreeMap<String, XdsResource> sorted ? sorted
+        : new TreeMap<>(byName));
+    changedSinceParent = changedSinceParent == null ? null : java.util.Set.copyOf(changedSinceParent);
+  }
+
+  /** A type whose changes since the parent snapshot are not known (restored from storage). */
+  public TypeResources(XdsType type, long versionEpoch, Map<String, XdsResource> byName) {
+    this(type, versionEpoch, byName, null);
   }
 
   public static TypeResources empty(XdsType type) {
-    return new TypeResources(type, 0, Map.of());
+    return new TypeResources(type, 0, Map.of(), java.util.Set.of());
+  }
+
+  /**
+   * Names added, changed or removed since the parent snapshot; null when not known. Lets a client
+   * that held the parent's content look only at these instead of everything it subscribes to.
+   */
+  @Override
+  public java.util.Set<String> changedSinceParent() {
+    return changedSinceParent;
   }
 
   public XdsResource get(String name) {

@@ -48,6 +48,16 @@ public enum XdsType {
     };
   }
 
+  /** The type whose resources this type's resources name (cluster -> endpoint, ...), if any. */
+  public XdsType child() {
+    return switch (this) {
+      case LISTENER -> ROUTE;
+      case ROUTE -> CLUSTER;
+      case CLUSTER -> ENDPOINT;
+      case ENDPOINT -> null;
+    };
+  }
+
   public static XdsType fromTypeUrl(String typeUrl) {
     for (XdsType t : values()) {
       if (t.typeUrl.equals(typeUrl)) {

@@ -119,6 +119,10 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     if (p == null || !nonce.equals(p.nonce)) {
       return;
     }
+    // What the client holds of this type decides what it keeps of the child type (make-before-break).
+    if (sub.type.child() != null) {
+      stream.subscription(sub.type.child()).touch();
+    }
     if (errorMessage == null) {
       sub.ack(clock.instant());
     } else {

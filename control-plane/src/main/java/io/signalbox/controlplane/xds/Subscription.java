@@ -65,6 +65,11 @@ final class Subscription {
   private long resyncAfterEpoch;
   private boolean initialized;
   private boolean everResponded;
+  // The snapshot epoch at which this subscription was known to have nothing left to send, and no
+  // response in flight; -1 when not. While not dirty, the next snapshot only needs a look at what
+  // changed since its parent (if its parent is this epoch), not at everything subscribed.
+  private long cleanEpoch = -1;
+  private boolean dirty = true;
   private int adjusted;
   Pending pending;
   String lastNonce = "";
@@ -100,7 +105,16 @@ final class Subscription {
   }
 
   /** State-of-the-world: the request's names replace the subscription. */
+  /** Something outside the snapshot changed what this client should get: recompute in full next time. */
+  void touch() {
+    dirty = true;
+  }
+
   void subscribeSotw(List<String> requested) {
+    if (!names.equals(new TreeSet<>(requested.stream().filter(n -> !n.equals("*")).toList()))
+        || !initialized) {
+      dirty = true;
+    }
     if (!initialized) {
       // An empty first request for LDS or CDS is the legacy wildcard (xDS protocol, "How the client
       // specifies what resources to return").
@@ -171,6 +185,8 @@ final class Subscription {
     ackedEpoch = versionEpoch(p.version);
     ackedAt = now;
     syncedEpoch = Math.max(syncedEpoch, p.epoch);
+    // The response was everything this client needed of that snapshot; now it holds it.
+    cleanEpoch = p.epoch;
   }
 
   /**
@@ -193,6 +209,7 @@ final class Subscription {
     resync.addAll(p.resources.keySet());
     resyncAfterEpoch = p.epoch;
     lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now, culprits);
+    dirty = true;
     nacks++;
   }
 
@@ -206,6 +223,17 @@ final class Subscription {
    */
   Outgoing next(Snapshot snapshot, Map<String, XdsResource> parentHeld, Instant now) {
     TypeResources current = snapshot.resources(type);
+    if (!dirty && pending == null && cleanEpoch >= 0 && cleanEpoch == snapshot.parentEpoch()
+        && current.changedSinceParent() != null && resync.isEmpty()) {
+      Set<String> relevant = relevantChanges(current.changedSinceParent());
+      if (relevant.isEmpty()) {
+        return synced(snapshot);
+      }
+      if (!type.fullStateInSotw()) {
+        return changedOnly(snapshot, relevant, parentHeld, now);
+      }
+    }
+    dirty = false;
     Set<String> desired = wildcard ? new TreeSet<>(current.byName().keySet()) : new TreeSet<>(names);
     if (wildcard) {
       desired.addAll(held.keySet());
@@ -261,6 +289,11 @@ final class Subscription {
     if (resyncing) {
       resync.clear();
     }
+    return respond(snapshot, current, toSend, removed, adjustedOffer, now);
+  }
+
+  private Outgoing respond(Snapshot snapshot, TypeResources current, Map<String, XdsResource> toSend,
+      List<String> removed, boolean adjustedOffer, Instant now) {
     String version = delta ? Long.toString(snapshot.epoch()) : current.version();
     if (adjustedOffer && !delta) {
       // The offer differs from the snapshot's for this client: never reuse a version string for
@@ -273,6 +306,7 @@ final class Subscription {
     sent.putAll(toSend);
     removed.forEach(sent::remove);
     everResponded = true;
+    cleanEpoch = -1;
     pending = new Pending(snapshot.epoch(), version, toSend, removed, now);
     sentVersion = version;
     sentEpoch = versionEpoch(version);
@@ -287,8 +321,61 @@ final class Subscription {
   private Outgoing synced(Snapshot snapshot) {
     if (pending == null && sent.equals(held)) {
       syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
+      cleanEpoch = snapshot.epoch();
     }
     return null;
+  }
+
+  /** Of the names a snapshot changed, those this client asked for or holds. */
+  private Set<String> relevantChanges(Set<String> changed) {
+    if (wildcard) {
+      return changed;
+    }
+    Set<String> relevant = new HashSet<>();
+    for (String n : changed) {
+      if (names.contains(n) || held.containsKey(n)) {
+        relevant.add(n);
+      }
+    }
+    return relevant;
+  }
+
+  /**
+   * The partial-type answer when this client held everything of the parent snapshot: only the
+   * changed names can differ, so only they are looked at — a one-endpoint change costs each client
+   * one lookup, not one per subscribed cluster.
+   */
+  private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Map<String, XdsResource> parentHeld,
+      Instant now) {
+    TypeResources current = snapshot.resources(type);
+    Map<String, XdsResource> toSend = new TreeMap<>();
+    List<String> removed = new ArrayList<>();
+    boolean adjustedOffer = false;
+    for (String name : new TreeSet<>(changed)) {
+      boolean wanted = wildcard || names.contains(name);
+      XdsResource r = wanted ? current.get(name) : null;
+      if (r != null && r.version().equals(rejected.get(name))) {
+        r = held.get(name);
+        adjustedOffer = true;
+      }
+      if (r == null && wanted) {
+        XdsResource h = held.get(name);
+        if (h != null && isReferenced(name, parentHeld)) {
+          r = h;
+          adjustedOffer = true;
+        }
+      }
+      XdsResource s = sent.get(name);
+      if (r != null && (s == null || !s.version().equals(r.version()))) {
+        toSend.put(name, r);
+      } else if (r == null && s != null && delta) {
+        removed.add(name);
+      }
+    }
+    if (toSend.isEmpty() && removed.isEmpty()) {
+      return synced(snapshot);
+    }
+    return respond(snapshot, current, toSend, removed, adjustedOffer, now);
   }
 
   private static boolean isReferenced(String name, Map<String, XdsResource> parentHeld) {

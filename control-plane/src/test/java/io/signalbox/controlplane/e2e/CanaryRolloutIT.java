@@ -66,8 +66,12 @@ class CanaryRolloutIT {
     server.close();
   }
 
-  private static String endpoints(int port) {
-    return "clusters:\n  greeter:\n    - { address: 127.0.0.1, port: " + port + ", zone: a }\n";
+  private static String endpoints(int... ports) {
+    StringBuilder out = new StringBuilder("clusters:\n  greeter:\n");
+    for (int port : ports) {
+      out.append("    - { address: 127.0.0.1, port: ").append(port).append(", zone: a }\n");
+    }
+    return out.toString();
   }
 
   private RecordingAdsClient connect(String id, String nodeCluster, RecordingAdsClient.Verdict verdict) {
@@ -101,7 +105,7 @@ class CanaryRolloutIT {
   @Test
   void aGoodChangeReachesTheMainWaveOnlyAfterTheCanariesAckedAndBaked() {
     long before = server.reconciler().status().epoch();
-    ws.write("endpoints.yaml", endpoints(50052));
+    ws.write("endpoints.yaml", endpoints(50051, 50052));
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > before);
     long epoch = server.reconciler().status().epoch();
 
@@ -124,6 +128,8 @@ class CanaryRolloutIT {
     long rollback = server.reconciler().status().epoch();
 
     assertThat(server.store().epoch(rejected).orElseThrow().status()).isEqualTo(EpochStatus.REJECTED);
+    // Nothing was SAFE yet: the cluster is restored from the epoch clients held before, not dropped.
+    assertThat(server.reconciler().published().resources(XdsType.CLUSTER).get("greeter")).isNotNull();
     await().atMost(Duration.ofSeconds(20)).until(() -> everyClientAt(rollback));
     assertThat(main.sotw).noneMatch(CanaryRolloutIT::mentionsMaglev);
     assertThat(main.sotw).extracting(DiscoveryResponse::getVersionInfo).doesNotContain(Long.toString(rejected));
