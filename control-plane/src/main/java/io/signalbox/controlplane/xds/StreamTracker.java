@@ -121,7 +121,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     }
     // What the client holds of this type decides what it keeps of the child type (make-before-break).
     if (sub.type.child() != null) {
-      stream.subscription(sub.type.child()).touch();
+      stream.touch(sub.type.child());
     }
     if (errorMessage == null) {
       sub.ack(clock.instant());

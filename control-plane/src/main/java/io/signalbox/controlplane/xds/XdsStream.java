@@ -61,6 +61,14 @@ final class XdsStream {
     }
   }
 
+  /** Marks the subscription of {@code type}, if the client has one, for a full recompute. */
+  void touch(XdsType type) {
+    Subscription s = subscriptions.get(type);
+    if (s != null) {
+      s.touch();
+    }
+  }
+
   Subscription subscription(XdsType type) {
     return subscriptions.computeIfAbsent(type, t -> new Subscription(t, delta));
   }
