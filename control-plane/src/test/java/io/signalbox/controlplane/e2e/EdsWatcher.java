@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class EdsWatcher implements AutoCloseable {
 
-  /** One EDS response as the client saw it: its version and the endpoints it carried. */
+  /** One EDS response as the client saw it: its version and the endpoints it offers new work. */
   record Received(String version, Set<String> endpoints) {}
 
   private static final String EDS = XdsType.ENDPOINT.typeUrl();
@@ -69,6 +69,10 @@ final class EdsWatcher implements AutoCloseable {
         if (cla.getClusterName().equals(cluster)) {
           for (LocalityLbEndpoints locality : cla.getEndpointsList()) {
             for (LbEndpoint lb : locality.getLbEndpointsList()) {
+              if (lb.getHealthStatus() == io.envoyproxy.envoy.config.core.v3.HealthStatus.DRAINING) {
+                // Still held while it drains (it left its source); it gets no new work.
+                continue;
+              }
               var address = lb.getEndpoint().getAddress().getSocketAddress();
               endpoints.add(address.getAddress() + ":" + address.getPortValue());
             }
