@@ -58,8 +58,12 @@ final class CoreRoutes {
     });
     router.get("/api/v1/epochs/{epoch}", Access.READ, ctx -> {
       long epoch = parseLong("epoch", ctx.pathParam("epoch"));
-      ctx.json(backend.store().epoch(epoch).orElseThrow(() ->
-          new ApiException(HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + epoch)));
+      EpochRecord record = backend.store().epoch(epoch).orElseThrow(() ->
+          new ApiException(HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + epoch));
+      Snapshot snapshot = backend.store().load(epoch).map(Snapshot::fromEnvelope).orElse(null);
+      Snapshot parent = record.parentEpoch() <= 0 ? null
+          : backend.store().load(record.parentEpoch()).map(Snapshot::fromEnvelope).orElse(null);
+      ctx.json(EpochDetail.of(record, snapshot, parent, backend.xds().clients()));
     });
     router.get("/api/v1/rejections", Access.READ,
         ctx -> ctx.json(backend.store().rejections(intParam(ctx, "limit", 50, 1, 1000))));
@@ -99,6 +103,7 @@ final class CoreRoutes {
     body.put("sources", s.sources());
     body.put("resourceSerializations", backend.reconciler().serializations());
     body.put("held", backend.reconciler().held());
+    body.put("lastSafeByGroup", backend.reconciler().interventions().lastSafeByGroup());
     ctx.json(body);
   }
 

@@ -146,6 +146,17 @@ public final class Interventions {
     };
   }
 
+  private volatile Map<String, Long> lastSafeByGroup = Map.of();
+
+  /** Per node group: the newest epoch every connected client of the group fully holds. */
+  public Map<String, Long> lastSafeByGroup() {
+    return lastSafeByGroup;
+  }
+
+  public void lastSafeByGroup(Map<String, Long> byGroup) {
+    lastSafeByGroup = Map.copyOf(byGroup);
+  }
+
   /** The rollout controller's verdict: the newest epoch the whole fleet holds with no NACK. */
   public void lastSafe(long epoch) {
     lastSafeEpoch = Math.max(lastSafeEpoch, epoch);

@@ -72,6 +72,7 @@ public final class Reconciler implements AutoCloseable {
   // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
   private volatile int retainEpochs = 100;
+  private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
   private int publishedSincePrune; // writer thread only
 
   // Inputs: written by any thread, read by the writer.
@@ -328,6 +329,7 @@ public final class Reconciler implements AutoCloseable {
     published = snapshot;
     history.remember(snapshot);
     noteDraining(snapshot);
+    TransitionAudit.record(store, parent, snapshot, lastCauses, clock.instant());
     markSuperseded(parent);
     pruneNowAndThen(snapshot.epoch());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -351,6 +353,7 @@ public final class Reconciler implements AutoCloseable {
     List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
         current.endpoints(), drainTimeouts(template), this::drainAcknowledged, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
+    lastCauses = result.causes();
     HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, this::clusterSpec, now);
     wakeAt(earliest(result.nextChange(), guarded.nextChange()));
     return guarded.endpoints();

@@ -86,6 +86,11 @@ public final class RolloutController implements AutoCloseable {
     }
     advanceWaves(newest, clients);
     trackSafe(clients);
+    Map<String, Long> byGroup = new TreeMap<>();
+    for (ClientStatus c : clients) {
+      byGroup.merge(c.nodeCluster().isEmpty() ? "(none)" : c.nodeCluster(), c.epoch(), Math::min);
+    }
+    reconciler.interventions().lastSafeByGroup(byGroup);
   }
 
   /** A NACK of the newest epoch (by any client, in any wave) rejects it. */
