@@ -187,10 +187,16 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       .thenComparing(r -> r.key().typeUrl());
 
   private final InMemoryOverrideStore overrides = new InMemoryOverrideStore();
+  private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
 
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
   }
 
   @Override
