@@ -19,6 +19,7 @@ import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.kubernetes.KubernetesEndpointSource;
+import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
@@ -99,6 +100,12 @@ public final class SignalboxServer implements AutoCloseable {
       source.start(reconciler::offerSource);
       sources.add(source);
     }
+    RegistrySource registry = null;
+    if (config.sources().registry().enabled()) {
+      registry = new RegistrySource(new StoredLeases(store.leases()), config.sources().registry().leaseTtl(), clock);
+      registry.start(reconciler::offerSource);
+      sources.add(registry);
+    }
     reconciler.offerConfig(config::desiredState, "startup");
 
     Runnable reload = () -> reload(configFile, reconciler, "reload requested");
@@ -109,7 +116,7 @@ public final class SignalboxServer implements AutoCloseable {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
-        new AdminBackend(reconciler, xds, store, reload, meters, clock), System::getenv);
+        new AdminBackend(reconciler, xds, store, reload, meters, clock, registry), System::getenv);
     return new SignalboxServer(configFile, store, xds, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin);
   }

@@ -64,8 +64,11 @@ public final class RegistrySource implements EndpointSource {
   private long generation;
   private Consumer<SourceState> publish;
 
-  /** The outcome of a registration: the lease as stored, and whether it was new. */
-  public record Registered(Lease lease, boolean created) {}
+  /**
+   * The outcome of a registration: the lease as stored, whether it was new, and whether it changed
+   * what clients are sent (new, or renewed with other content or by another registrant).
+   */
+  public record Registered(Lease lease, boolean created, boolean changed) {}
 
   public RegistrySource(Leases leases, Duration leaseTtl, Clock clock) {
     this(leases, leaseTtl, clock, SWEEP_EVERY);
@@ -123,7 +126,11 @@ public final class RegistrySource implements EndpointSource {
       Lease lease = new Lease(r.cluster(), r.address(), r.port(), r.zone(), r.weight(), r.metadata(), registeredBy,
           now, now.plus(leaseTtl));
       Lease stored = write(() -> leases.put(lease));
-      boolean created = current.stream().noneMatch(l -> l.sameEndpoint(r.cluster(), r.address(), r.port()));
+      Lease previous = current.stream().filter(l -> l.sameEndpoint(r.cluster(), r.address(), r.port()))
+          .findFirst().orElse(null);
+      boolean created = previous == null;
+      boolean changed = created || !previous.toEndpoint().equals(stored.toEndpoint())
+          || !previous.metadata().equals(stored.metadata());
       List<Lease> next = new ArrayList<>(current);
       next.removeIf(l -> l.sameEndpoint(r.cluster(), r.address(), r.port()));
       next.add(stored);
@@ -131,7 +138,7 @@ public final class RegistrySource implements EndpointSource {
       if (created) {
         log.info("{}: registered {}/{} until {}", ID, r.cluster(), r.endpoint(), stored.expiresAt());
       }
-      return new Registered(stored, created);
+      return new Registered(stored, created, changed);
     });
   }
 

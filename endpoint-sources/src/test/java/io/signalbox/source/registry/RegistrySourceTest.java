@@ -66,6 +66,7 @@ class RegistrySourceTest {
     RegistrySource.Registered r = source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
     assertThat(r.created()).isTrue();
+    assertThat(r.changed()).isTrue();
     assertThat(r.lease().expiresAt()).isEqualTo(T0.plus(TTL));
     assertThat(last().endpoints()).containsExactly(Map.entry("orders", List.of(
         new EndpointSpec("10.0.0.1", 8080, "b", 5, 0, EndpointState.READY, "registry:orders/10.0.0.1:8080 by pods"))));
@@ -91,6 +92,7 @@ class RegistrySourceTest {
     RegistrySource.Registered renewal = source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
     assertThat(renewal.created()).isFalse();
+    assertThat(renewal.changed()).isFalse();
     assertThat(renewal.lease().createdAt()).isEqualTo(T0);
     assertThat(renewal.lease().expiresAt()).isEqualTo(T0.plusSeconds(50));
     assertThat(published).hasSize(2);
@@ -101,8 +103,9 @@ class RegistrySourceTest {
     started();
     source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
-    source.register(registration("orders", "10.0.0.1", 8080, "c", 7), "pods");
+    RegistrySource.Registered renewal = source.register(registration("orders", "10.0.0.1", 8080, "c", 7), "pods");
 
+    assertThat(renewal.changed()).isTrue();
     assertThat(published).hasSize(3);
     assertThat(last().endpoints().get("orders")).extracting(EndpointSpec::zone, EndpointSpec::weight)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("c", 7));
