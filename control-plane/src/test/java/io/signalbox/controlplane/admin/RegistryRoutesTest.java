@@ -85,6 +85,19 @@ class RegistryRoutesTest {
   }
 
   @Test
+  void aSlashInAClusterNameIsSentAsPercent2F() {
+    sb = RegistryServer.start(dir, "{ leaseTtl: 1h }");
+
+    HttpResponse<String> response = sb.put("/api/v1/registry/shop%2Forders:grpc/endpoints/10.0.0.1:8080", null);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    assertThat(json(response).get("cluster").asText()).isEqualTo("shop/orders:grpc");
+    assertThat(json(sb.get("/api/v1/registry")).get(0).get("origin").asText())
+        .isEqualTo("registry:shop/orders:grpc/10.0.0.1:8080");
+    assertThat(sb.delete("/api/v1/registry/shop%2Forders:grpc/endpoints/10.0.0.1:8080").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void renewingWithTheSameContentIs200AndCreatesNoEpochOrAuditEntry() {
     sb = RegistryServer.start(dir, "{ leaseTtl: 1h }");
     HttpResponse<String> first = sb.put(ORDERS_1, "{\"zone\": \"b\"}");
