@@ -19,6 +19,7 @@ import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.kubernetes.KubernetesEndpointSource;
+import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
@@ -100,6 +101,11 @@ public final class SignalboxServer implements AutoCloseable {
     if (config.sources().kubernetes().enabled()) {
       sources.add(new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings()));
     }
+    RegistrySource registry = null;
+    if (config.sources().registry().enabled()) {
+      registry = new RegistrySource(new StoredLeases(store.leases()), config.sources().registry().leaseTtl(), clock);
+      sources.add(registry);
+    }
     FirstSync firstSync = new FirstSync(
         restored == null ? Set.of() : sources.stream().map(EndpointSource::id).collect(Collectors.toSet()), reconciler);
     sources.forEach(source -> source.start(firstSync::offerSource));
@@ -114,7 +120,7 @@ public final class SignalboxServer implements AutoCloseable {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
-        new AdminBackend(reconciler, xds, store, reload, meters, clock), System::getenv);
+        new AdminBackend(reconciler, xds, store, reload, meters, clock, registry), System::getenv);
     return new SignalboxServer(reload, store, xds, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin);
   }

@@ -188,6 +188,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       .thenComparing(r -> r.key().typeUrl());
 
   private final InMemoryOverrideStore overrides = new InMemoryOverrideStore();
+  private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
 
   @Override
   public OverrideStore overrides() {
@@ -212,6 +213,11 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       });
       return doomed.size();
     }
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
   }
 
   @Override

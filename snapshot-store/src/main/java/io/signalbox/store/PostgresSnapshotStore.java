@@ -51,6 +51,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final HikariDataSource pool;
   private final DSLContext db;
   private final PostgresOverrideStore overrides;
+  private final PostgresLeaseStore leases;
   private final Clock clock;
   private final Runnable afterClose;
 
@@ -58,6 +59,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.pool = pool;
     this.db = DSL.using(pool, SQLDialect.POSTGRES);
     this.overrides = new PostgresOverrideStore(db);
+    this.leases = new PostgresLeaseStore(db);
     this.clock = clock;
     this.afterClose = afterClose;
   }
@@ -400,6 +402,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public LeaseStore leases() {
+    return leases;
   }
 
   @Override

@@ -91,6 +91,9 @@ public interface SnapshotStore extends AutoCloseable {
   /** Operator overrides, kept with the epoch log. */
   OverrideStore overrides();
 
+  /** REST registry leases, kept with the epoch log. */
+  LeaseStore leases();
+
   @Override
   void close();
 }

@@ -131,6 +131,7 @@ public final class AdminServer implements AutoCloseable {
     ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
+    new RegistryRoutes(backend.registry(), router).register();
 
     app.start();
     log.info("admin API on http://{}:{}/ ({})", settings.address(), app.port(),

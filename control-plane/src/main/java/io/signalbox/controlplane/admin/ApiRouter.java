@@ -31,7 +31,10 @@ public final class ApiRouter {
   /** Request bodies are small JSON objects; anything larger is a mistake or an attack. */
   public static final int MAX_BODY_BYTES = 64 * 1024;
 
-  /** A state-changing handler: answers the request and says what to audit. */
+  /**
+   * A state-changing handler: answers the request and says what to audit, or null when the request
+   * changed nothing worth an entry (a lease renewal with the same content, sent every few seconds).
+   */
   @FunctionalInterface
   public interface WriteHandler {
     Audit handle(Context ctx, Caller caller) throws Exception;
@@ -67,6 +70,9 @@ public final class ApiRouter {
     app.addHttpHandler(method, path, limited(ctx -> {
       Caller caller = ctx.attribute(CALLER);
       Audit audit = handler.handle(ctx, caller);
+      if (audit == null) {
+        return;
+      }
       try {
         store.audit(new AuditEntry(clock.instant(), caller.name(), audit.action(), audit.target(), audit.reason()));
       } catch (StoreUnavailableException e) {

@@ -351,7 +351,7 @@ public final class Reconciler implements AutoCloseable {
     Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
     Snapshot p = published;
     List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
-        current.endpoints(), drainTimeouts(template), this::drainAcknowledged, now);
+        current.endpoints(), drainTimeouts(template, p.endpoints().keySet()), this::drainAcknowledged, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
     lastCauses = result.causes();
     HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, this::clusterSpec, now);
@@ -387,9 +387,16 @@ public final class Reconciler implements AutoCloseable {
     heldUpdates.stableFor(d);
   }
 
-  private static java.util.function.Function<String, Duration> drainTimeouts(DesiredStateTemplate template) {
+  /**
+   * @param published the clusters clients hold: a departing endpoint's cluster is one of them, and
+   *     a cluster only a source discovered takes {@code clusterDefaults.drainTimeout} too
+   */
+  private static java.util.function.Function<String, Duration> drainTimeouts(DesiredStateTemplate template,
+      java.util.Set<String> published) {
+    Map<String, List<EndpointSpec>> clusters = new java.util.HashMap<>();
+    published.forEach(name -> clusters.put(name, List.of()));
     Map<String, Duration> declared = new java.util.HashMap<>();
-    template.with(Map.of()).clusters().forEach(c -> declared.put(c.name(), c.effectiveDrainTimeout()));
+    template.with(clusters).clusters().forEach(c -> declared.put(c.name(), c.effectiveDrainTimeout()));
     return cluster -> declared.getOrDefault(cluster, io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT);
   }
 

@@ -61,7 +61,8 @@ class AdminApiTest {
     assertThat(status.get("frozen").asBoolean()).isFalse();
     assertThat(status.get("storeAvailable").asBoolean()).isTrue();
     assertThat(status.get("epochCreatedAt").asText()).isNotBlank();
-    assertThat(status.get("sources").fieldNames()).toIterable().hasSize(1);
+    // The endpoint file and the REST registry (enabled by default).
+    assertThat(status.get("sources").fieldNames()).toIterable().hasSize(2).contains("registry");
   }
 
   @Test

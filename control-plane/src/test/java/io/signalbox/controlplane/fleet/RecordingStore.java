@@ -117,6 +117,11 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public io.signalbox.store.LeaseStore leases() {
+    return delegate.leases();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

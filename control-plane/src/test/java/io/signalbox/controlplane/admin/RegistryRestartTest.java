@@ -1,0 +1,57 @@
+package io.signalbox.controlplane.admin;
+
+import static io.signalbox.controlplane.admin.RunningSignalbox.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Registrations live in PostgreSQL (the embedded server on the data dir) and survive a restart. */
+class RegistryRestartTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void registrationsSurviveARestartWithTheirExpiryTimes() {
+    String expiresAt;
+    try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      assertThat(first.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", "{\"zone\": \"b\", \"weight\": 4,"
+          + " \"metadata\": {\"v\": \"2\"}}").statusCode()).isEqualTo(201);
+      expiresAt = json(first.get("/api/v1/registry")).get(0).get("expiresAt").asText();
+      await().atMost(Duration.ofSeconds(10)).until(() -> "READY".equals(first.stateOf("orders", "10.0.0.1:8080")));
+    }
+
+    try (RegistryServer second = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      JsonNode lease = json(second.get("/api/v1/registry")).get(0);
+      assertThat(lease.get("expiresAt").asText()).isEqualTo(expiresAt);
+      assertThat(lease.get("metadata").get("v").asText()).isEqualTo("2");
+      await().atMost(Duration.ofSeconds(10)).until(() -> second.stateOf("orders", "10.0.0.1:8080") != null);
+      JsonNode served = second.endpoints("orders").get(0);
+      assertThat(served.get("state").asText()).isEqualTo("READY");
+      assertThat(served.get("zone").asText()).isEqualTo("b");
+      assertThat(served.get("weight").asInt()).isEqualTo(4);
+      assertThat(second.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", "{\"zone\": \"b\", \"weight\": 4,"
+          + " \"metadata\": {\"v\": \"2\"}}").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void leasesThatExpiredWhileSignalboxWasDownAreDroppedOnStart() {
+    Instant expiresAt;
+    try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1s }", "", "embedded")) {
+      HttpResponse<String> registered = first.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", null);
+      assertThat(registered.statusCode()).isEqualTo(201);
+      expiresAt = Instant.parse(json(registered).get("expiresAt").asText());
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(expiresAt));
+    try (RegistryServer second = RegistryServer.start(dir, "{ leaseTtl: 1s }", "", "embedded")) {
+      assertThat(json(second.get("/api/v1/registry"))).isEmpty();
+    }
+  }
+}

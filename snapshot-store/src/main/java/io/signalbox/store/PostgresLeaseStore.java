@@ -1,0 +1,117 @@
+package io.signalbox.store;
+
+import static io.signalbox.store.jooq.Tables.REGISTRY_LEASES;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import com.google.protobuf.util.JsonFormat;
+import io.signalbox.store.jooq.tables.records.RegistryLeasesRecord;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.exception.DataAccessException;
+
+/** Leases in the {@code registry_leases} table; metadata as a JSON object of strings. */
+final class PostgresLeaseStore implements LeaseStore {
+
+  private final DSLContext db;
+
+  PostgresLeaseStore(DSLContext db) {
+    this.db = db;
+  }
+
+  @Override
+  public List<StoredLease> all() {
+    // Sorted here, not by the database: its collation need not order strings as Java does.
+    return call("list leases", () -> db.selectFrom(REGISTRY_LEASES).fetch(PostgresLeaseStore::toLease)
+        .stream().sorted(InMemoryLeaseStore.ORDER).toList());
+  }
+
+  @Override
+  public StoredLease put(StoredLease l) {
+    // One statement, so two replicas renewing the same lease at once cannot both insert.
+    return call("store a lease", () -> toLease(db.insertInto(REGISTRY_LEASES)
+        .set(REGISTRY_LEASES.CLUSTER, l.cluster())
+        .set(REGISTRY_LEASES.ADDRESS, l.address())
+        .set(REGISTRY_LEASES.PORT, l.port())
+        .set(REGISTRY_LEASES.ZONE, l.zone())
+        .set(REGISTRY_LEASES.WEIGHT, l.weight())
+        .set(REGISTRY_LEASES.METADATA, json(l.metadata()))
+        .set(REGISTRY_LEASES.REGISTERED_BY, l.registeredBy())
+        .set(REGISTRY_LEASES.CREATED_AT, utc(l.createdAt()))
+        .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
+        .onConflict(REGISTRY_LEASES.CLUSTER, REGISTRY_LEASES.ADDRESS, REGISTRY_LEASES.PORT)
+        .doUpdate()
+        .set(REGISTRY_LEASES.ZONE, l.zone())
+        .set(REGISTRY_LEASES.WEIGHT, l.weight())
+        .set(REGISTRY_LEASES.METADATA, json(l.metadata()))
+        .set(REGISTRY_LEASES.REGISTERED_BY, l.registeredBy())
+        .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
+        .returning()
+        .fetchSingle()));
+  }
+
+  @Override
+  public boolean remove(String cluster, String address, int port) {
+    return call("remove a lease", () -> db.deleteFrom(REGISTRY_LEASES)
+        .where(REGISTRY_LEASES.CLUSTER.eq(cluster))
+        .and(REGISTRY_LEASES.ADDRESS.eq(address))
+        .and(REGISTRY_LEASES.PORT.eq(port))
+        .execute() > 0);
+  }
+
+  @Override
+  public List<StoredLease> expire(Instant now) {
+    return call("expire leases", () -> db.deleteFrom(REGISTRY_LEASES)
+        .where(REGISTRY_LEASES.EXPIRES_AT.le(utc(now)))
+        .returning()
+        .fetch(PostgresLeaseStore::toLease)
+        .stream().sorted(InMemoryLeaseStore.ORDER).toList());
+  }
+
+  private static StoredLease toLease(RegistryLeasesRecord r) {
+    return new StoredLease(r.getCluster(), r.getAddress(), r.getPort(), r.getZone(), r.getWeight(),
+        metadata(r.getMetadata()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant());
+  }
+
+  private static JSON json(Map<String, String> metadata) {
+    Struct.Builder struct = Struct.newBuilder();
+    metadata.forEach((k, v) -> struct.putFields(k, Value.newBuilder().setStringValue(v).build()));
+    try {
+      return JSON.valueOf(JsonFormat.printer().omittingInsignificantWhitespace().print(struct));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("lease metadata cannot be rendered as JSON: " + metadata, e);
+    }
+  }
+
+  private static Map<String, String> metadata(JSON json) {
+    Struct.Builder struct = Struct.newBuilder();
+    try {
+      JsonFormat.parser().merge(json.data(), struct);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("registry_leases.metadata is not a JSON object: " + json.data(), e);
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    struct.getFieldsMap().forEach((k, v) -> out.put(k, v.getStringValue()));
+    return out;
+  }
+
+  private static OffsetDateTime utc(Instant at) {
+    return at.atOffset(ZoneOffset.UTC);
+  }
+
+  private static <T> T call(String operation, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (DataAccessException e) {
+      throw new StoreUnavailableException("snapshot store unavailable (" + operation + "): " + e.getMessage(), e);
+    }
+  }
+}

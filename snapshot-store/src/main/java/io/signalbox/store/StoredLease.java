@@ -1,0 +1,34 @@
+package io.signalbox.store;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A REST registry registration as stored: one endpoint of one cluster, held until {@code expiresAt}
+ * unless renewed.
+ *
+ * @param zone empty when not given
+ * @param metadata sorted, so two equal registrations compare equal however they were built
+ * @param registeredBy the admin token's name, {@code anonymous} without tokens
+ * @param createdAt the first registration; renewals keep it
+ */
+public record StoredLease(String cluster, String address, int port, String zone, int weight,
+    Map<String, String> metadata, String registeredBy, Instant createdAt, Instant expiresAt) {
+
+  public StoredLease {
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(address, "address");
+    zone = zone == null ? "" : zone;
+    metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(metadata));
+    registeredBy = registeredBy == null ? "" : registeredBy;
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(expiresAt, "expiresAt");
+  }
+
+  boolean sameTarget(String c, String a, int p) {
+    return cluster.equals(c) && address.equals(a) && port == p;
+  }
+}
