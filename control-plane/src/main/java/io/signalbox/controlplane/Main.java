@@ -34,7 +34,9 @@ public final class Main implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
     // DESIGN §6: 0 success, 1 failure, 2 usage error (picocli's own), 3 timed out waiting.
-    cli.setExitCodeExceptionMapper(e -> e instanceof CliFailure f ? f.exitCode() : 1);
+    // The mapper also decides the exit code of picocli's own usage errors: keep those at 2.
+    cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2
+        : e instanceof CliFailure f ? f.exitCode() : 1);
     cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
       if (e instanceof CliFailure failure) {
         // One line, no stack trace: the operator's mistake or the server's answer, not a bug.
