@@ -1,10 +1,12 @@
 package io.signalbox.controlplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,13 +43,16 @@ class OperatorCommandsTest {
 
     assertThat(drain.exit()).as(drain.err()).isZero();
     assertThat(drain.out()).isEqualTo("draining greeter/127.0.0.1:50002 (deadline 2m)\n");
-    assertThat(stateOf("127.0.0.1:50002")).isEqualTo("DRAINING drained by anonymous");
+    // The override is stored at once; the epoch that carries it is published right after.
+    await().atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(stateOf("127.0.0.1:50002")).isEqualTo("DRAINING drained by anonymous"));
 
     Cli.Run undrain = Cli.against(sb, "undrain", "greeter", "127.0.0.1:50002");
 
     assertThat(undrain.exit()).as(undrain.err()).isZero();
     assertThat(undrain.out()).isEqualTo("undrained greeter/127.0.0.1:50002\n");
-    assertThat(stateOf("127.0.0.1:50002")).isEqualTo("READY null");
+    await().atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(stateOf("127.0.0.1:50002")).isEqualTo("READY null"));
   }
 
   @Test

@@ -85,15 +85,15 @@ class DrainEndToEndIT {
           - { name: greeter, lbPolicy: ROUND_ROBIN, connectTimeout: 1s }
         """.formatted(xdsPort, adminPort, TokenSettings.sha256Hex(OPERATOR_TOKEN), dir.resolve("data"),
         dir.resolve("endpoints.yaml")));
-    server = startServer();
+    startServer();
     Workspace.bootstrapGrpcXds(xdsPort, "drain-e2e");
     channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
   }
 
-  private static SignalboxProcess startServer() {
-    SignalboxProcess process = SignalboxProcess.start(config, dir.resolve("data"), dir.resolve("signalbox.log"));
-    CliProcess.awaitReady(adminPort, process);
-    return process;
+  /** Assigns {@link #server} before waiting, so {@code @AfterAll} ends a process that never gets ready. */
+  private static void startServer() {
+    server = SignalboxProcess.start(config, dir.resolve("data"), dir.resolve("signalbox.log"));
+    CliProcess.awaitReady(adminPort, server);
   }
 
   @AfterAll
@@ -173,8 +173,8 @@ class DrainEndToEndIT {
     assertThat(drainB2.exit()).as(drainB2.err()).isZero();
     await().atMost(Duration.ofSeconds(20)).until(() -> !calls(10).contains("b2"));
 
-    server.stop();
-    server = startServer();
+    server.close();
+    startServer();
 
     CliProcess.Result endpoints = cli("endpoints", "greeter", "--output", "json");
     assertThat(endpoints.exit()).as(endpoints.err()).isZero();
