@@ -1,6 +1,17 @@
 package io.signalbox.controlplane;
 
+import io.signalbox.controlplane.cli.ClientsCommand;
+import io.signalbox.controlplane.cli.CliFailure;
+import io.signalbox.controlplane.cli.CompletionCommand;
+import io.signalbox.controlplane.cli.DrainCommand;
+import io.signalbox.controlplane.cli.EjectCommand;
+import io.signalbox.controlplane.cli.EndpointsCommand;
+import io.signalbox.controlplane.cli.EpochsCommand;
+import io.signalbox.controlplane.cli.FreezeCommand;
+import io.signalbox.controlplane.cli.RollbackCommand;
 import io.signalbox.controlplane.cli.ServeCommand;
+import io.signalbox.controlplane.cli.StatusCommand;
+import io.signalbox.controlplane.cli.UndrainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,17 +21,31 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
-    subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
+        EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
+        FreezeCommand.class, FreezeCommand.Unfreeze.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
 
-  static CommandLine commandLine() {
+  /** The command line {@link #main} runs; tests execute it with their own out and err writers. */
+  public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
-    // DESIGN §6: 0 success, 1 failure, 2 usage error, 3 timed out waiting.
-    cli.setExitCodeExceptionMapper(e -> 1);
+    // DESIGN §6: 0 success, 1 failure, 2 usage error (picocli's own), 3 timed out waiting.
+    // The mapper also decides the exit code of picocli's own usage errors: keep those at 2.
+    cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2
+        : e instanceof CliFailure f ? f.exitCode() : 1);
+    cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+      if (e instanceof CliFailure failure) {
+        // One line, no stack trace: the operator's mistake or the server's answer, not a bug.
+        commandLine.getErr().println("signalbox: " + failure.getMessage());
+        commandLine.getErr().flush();
+        return failure.exitCode();
+      }
+      throw e;
+    });
     return cli;
   }
 

@@ -38,7 +38,7 @@ class EpochDetailTest {
       JsonNode detail = json(sb.get("/api/v1/epochs/" + epoch));
       assertThat(detail.get("parentEpoch").asLong()).isEqualTo(epoch - 1);
       assertThat(detail.get("cause").asText()).startsWith("source file:");
-      assertThat(detail.get("sourceGenerations").size()).isEqualTo(1);
+      assertThat(detail.get("sourceGenerations").fieldNames()).toIterable().anyMatch(id -> id.startsWith("file:"));
       assertThat(detail.get("diff").get("changed").get(0).asText()).isEqualTo("ENDPOINT/greeter");
       assertThat(detail.get("diff").get("added").size()).isZero();
       JsonNode transition = detail.get("diff").get("endpoints").get(0);

@@ -110,10 +110,13 @@ class RegistryRoutesTest {
     assertThat(Instant.parse(json(renewal).get("expiresAt").asText()))
         .isAfterOrEqualTo(Instant.parse(json(first).get("expiresAt").asText()));
     assertThat(quietEpoch()).isEqualTo(epoch);
+    // One operator action (the registration) plus the endpoint's own transition it caused; the
+    // renewal adds neither.
     JsonNode audit = json(sb.get("/api/v1/audit"));
-    assertThat(audit).extracting(a -> a.get("action").asText()).containsExactly("register");
-    assertThat(audit.get(0).get("target").asText()).isEqualTo("orders/10.0.0.1:8080");
-    assertThat(audit.get(0).get("actor").asText()).isEqualTo("anonymous");
+    assertThat(audit).extracting(a -> a.get("action").asText()).containsExactly("transition", "register");
+    assertThat(audit.get(1).get("target").asText()).isEqualTo("orders/10.0.0.1:8080");
+    assertThat(audit.get(1).get("actor").asText()).isEqualTo("anonymous");
+    assertThat(audit.get(0).get("reason").asText()).startsWith("new -> READY in epoch " + epoch);
   }
 
   @Test

@@ -1,0 +1,45 @@
+package io.signalbox.controlplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code signalbox eject CLUSTER ADDRESS:PORT}: out for a while, within the cluster's ejection cap. */
+@Command(name = "eject", mixinStandardHelpOptions = true,
+    description = "Eject an endpoint for 30s (doubling for each earlier ejection, up to 5m), within the cluster's "
+        + "maxEjectionPercent; it comes back through WARMING.")
+public final class EjectCommand implements Callable<Integer> {
+
+  @Mixin ClientOptions options;
+
+  @Parameters(index = "0", paramLabel = "CLUSTER", description = "The cluster.")
+  String cluster;
+
+  @Parameters(index = "1", paramLabel = "ADDRESS:PORT", converter = Arguments.Endpoint.class,
+      description = "The endpoint; IPv6 as [::1]:8080.")
+  String endpoint;
+
+  @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
+  String reason;
+
+  @Override
+  public Integer call() {
+    Map<String, String> body = new LinkedHashMap<>();
+    if (reason != null) {
+      body.put("reason", reason);
+    }
+    JsonNode answer = options.client().post("/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/"
+        + AdminClient.segment(endpoint) + "/eject", body);
+    if (options.json()) {
+      options.print(answer);
+    } else {
+      options.println("ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for")));
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,50 @@
+package io.signalbox.controlplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code signalbox status}: the writer's state, {@code GET /api/v1/status}. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "Show the newest epoch, the last safe one, whether publishing is frozen, sources and store.")
+public final class StatusCommand implements Callable<Integer> {
+
+  @Mixin ClientOptions options;
+
+  @Override
+  public Integer call() {
+    JsonNode s = options.client().get("/api/v1/status");
+    if (options.json()) {
+      options.print(s);
+      return 0;
+    }
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(Table.cells("epoch", Json.text(s, "epoch")));
+    rows.add(Table.cells("last safe epoch", Json.text(s, "lastSafeEpoch")));
+    rows.add(Table.cells("frozen", yesNo(s.path("frozen").asBoolean())));
+    rows.add(Table.cells("pending publish", yesNo(s.path("pendingPublish").asBoolean())));
+    rows.add(Table.cells("store", s.path("storeAvailable").asBoolean(true) ? "available" : "UNAVAILABLE"));
+    rows.add(Table.cells("epoch created", Json.text(s, "epochCreatedAt")));
+    rows.add(Table.cells("clients", Json.text(s, "clients")));
+    for (Map.Entry<String, JsonNode> source : s.path("sources").properties()) {
+      rows.add(Table.cells("source", source.getKey() + " " + source.getValue().asText()));
+    }
+    JsonNode rejection = s.path("lastRejection");
+    if (rejection.isObject()) {
+      rows.add(Table.cells("last rejection", Json.text(rejection, "at") + " " + Json.text(rejection, "cause")));
+      for (JsonNode v : rejection.path("violations")) {
+        rows.add(Table.cells("", v.asText()));
+      }
+    }
+    options.print(new Table(List.of("", ""), rows));
+    return 0;
+  }
+
+  private static String yesNo(boolean value) {
+    return value ? "yes" : "no";
+  }
+}
