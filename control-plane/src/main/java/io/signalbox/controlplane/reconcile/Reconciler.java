@@ -35,8 +35,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +67,7 @@ public final class Reconciler implements AutoCloseable {
   private final Departures departures = new Departures();
   private volatile List<String> sourcePrecedence = List.of();
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
-  // Endpoint -> first epoch of its current DRAINING run; written by the writer, read by the API.
-  private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
+  private final DrainTracker drains;
   private volatile int retainEpochs = 100;
   private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
   private int publishedSincePrune; // writer thread only
@@ -80,18 +77,7 @@ public final class Reconciler implements AutoCloseable {
   private volatile String configCause = "startup";
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
 
-  // Guards dirty/firstDirtyNanos/lastDirtyNanos/retryNotBeforeNanos/wakeAtNanos/running; the writer waits on `changed`.
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
-  private boolean dirty;
-  private long firstDirtyNanos;
-  private long lastDirtyNanos;
-  private boolean running = true;
-  private long retryNotBeforeNanos = System.nanoTime();
-  private static final long NO_WAKE = Long.MIN_VALUE;
-  // When the endpoint lifecycle changes by itself (an ejection ends, a drain is due); NO_WAKE if never.
-  private long wakeAtNanos = NO_WAKE;
-  private String pendingCause = "startup";
+  private final BuildTrigger trigger;
 
   // Written only by the writer thread; volatile so the API can read them.
   private volatile Snapshot published;
@@ -113,6 +99,8 @@ public final class Reconciler implements AutoCloseable {
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, boolean staged, MeterRegistry meters) {
     this.staged = staged;
     this.history = new EpochHistory(store);
+    this.trigger = new BuildTrigger(debounce, maxDelay);
+    this.drains = new DrainTracker(xds);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
         history::get, meters);
     this.clock = clock;
@@ -139,7 +127,7 @@ public final class Reconciler implements AutoCloseable {
     if (restored != null) {
       published = restored;
       history.remember(restored);
-      noteDraining(restored);
+      drains.note(restored);
       xds.publish(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
@@ -199,56 +187,19 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void signal(String cause) {
-    lock.lock();
-    try {
-      long now = System.nanoTime();
-      if (!dirty) {
-        firstDirtyNanos = now;
-        pendingCause = cause;
-      }
-      dirty = true;
-      lastDirtyNanos = now;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    trigger.signal(cause);
   }
 
   private void run() {
     while (true) {
       String cause;
-      lock.lock();
       try {
-        while (running && !settled()) {
-          if (!dirty && wakeAtNanos != NO_WAKE) {
-            long untilWake = wakeAtNanos - System.nanoTime();
-            if (untilWake <= 0) {
-              wakeAtNanos = NO_WAKE;
-              dirty = true;
-              firstDirtyNanos = lastDirtyNanos = System.nanoTime() - debounce.toNanos();
-              pendingCause = "scheduled endpoint lifecycle change";
-            } else {
-              changed.awaitNanos(untilWake);
-            }
-          } else if (!dirty) {
-            changed.await();
-          } else {
-            long due = Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
-            long wait = Math.max(due, retryNotBeforeNanos) - System.nanoTime();
-            if (wait > 0) {
-              changed.awaitNanos(wait);
-            }
-          }
-        }
-        if (!running) {
-          return;
-        }
-        dirty = false;
-        cause = pendingCause;
+        cause = trigger.await();
       } catch (InterruptedException e) {
         return;
-      } finally {
-        lock.unlock();
+      }
+      if (cause == null) {
+        return;
       }
       try {
         build(cause);
@@ -257,17 +208,6 @@ public final class Reconciler implements AutoCloseable {
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
       }
     }
-  }
-
-  private boolean settled() {
-    if (!dirty) {
-      return false;
-    }
-    long now = System.nanoTime();
-    if (now - retryNotBeforeNanos < 0) {
-      return false;
-    }
-    return now - lastDirtyNanos >= debounce.toNanos() || now - firstDirtyNanos >= maxDelay.toNanos();
   }
 
   private void build(String cause) {
@@ -328,7 +268,7 @@ public final class Reconciler implements AutoCloseable {
     }
     published = snapshot;
     history.remember(snapshot);
-    noteDraining(snapshot);
+    drains.note(snapshot);
     TransitionAudit.record(store, parent, snapshot, lastCauses, clock.instant());
     markSuperseded(parent);
     pruneNowAndThen(snapshot.epoch());
@@ -405,46 +345,16 @@ public final class Reconciler implements AutoCloseable {
    * endpoint was DRAINING: only then may it be removed (invariant 2).
    */
   public boolean drainAcknowledged(EndpointRef endpoint) {
-    Long since = drainingSince.get(endpoint);
-    if (since == null) {
-      return false;
-    }
-    return xds.holders(XdsType.ENDPOINT, endpoint.cluster()).stream()
-        .allMatch(c -> syncedEndpoints(c) >= since);
-  }
-
-  private static long syncedEndpoints(io.signalbox.controlplane.xds.ClientStatus c) {
-    var t = c.types().get(XdsType.ENDPOINT.typeUrl());
-    return t == null ? 0 : t.syncedEpoch();
+    return drains.acknowledged(endpoint);
   }
 
   /** The first epoch of the current run of epochs in which {@code endpoint} is DRAINING, or null. */
   public Long drainingSince(EndpointRef endpoint) {
-    return drainingSince.get(endpoint);
-  }
-
-  private void noteDraining(Snapshot snapshot) {
-    java.util.Set<EndpointRef> draining = new java.util.HashSet<>();
-    snapshot.endpoints().forEach((cluster, list) -> list.stream()
-        .filter(e -> e.state() == EndpointState.DRAINING)
-        .forEach(e -> draining.add(EndpointRef.of(cluster, e))));
-    drainingSince.keySet().retainAll(draining);
-    draining.forEach(ref -> drainingSince.putIfAbsent(ref, snapshot.epoch()));
+    return drains.drainingSince(endpoint);
   }
 
   private void wakeAt(Instant at) {
-    lock.lock();
-    try {
-      if (at == null) {
-        wakeAtNanos = NO_WAKE;
-        return;
-      }
-      long nanos = System.nanoTime() + Math.max(0, Duration.between(clock.instant(), at).toNanos());
-      wakeAtNanos = nanos;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    trigger.wakeIn(at == null ? null : Duration.between(clock.instant(), at));
   }
 
   private List<Violation> checkChanged(SnapshotCandidate candidate, List<TranslatedResource> translated) {
@@ -499,13 +409,7 @@ public final class Reconciler implements AutoCloseable {
           e.getMessage());
     }
     // Retry from the latest inputs, not before STORE_RETRY; whatever arrived meanwhile is included.
-    lock.lock();
-    try {
-      retryNotBeforeNanos = System.nanoTime() + STORE_RETRY.toNanos();
-    } finally {
-      lock.unlock();
-    }
-    signal("store retry");
+    trigger.retryAfter(STORE_RETRY, "store retry");
   }
 
   private void storeUp() {
@@ -567,13 +471,7 @@ public final class Reconciler implements AutoCloseable {
 
   @Override
   public void close() {
-    lock.lock();
-    try {
-      running = false;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    trigger.stop();
     try {
       writer.join(5000);
     } catch (InterruptedException e) {
