@@ -106,9 +106,21 @@ public final class Interventions {
    * @return how long it is out
    * @throws EjectionRefused with the reason, changing nothing
    */
-  public Duration eject(EndpointRef endpoint, List<EndpointSpec> clusterEndpoints, int maxEjectionPercent,
-      String actor, String reason) {
-    String refusal = Lifecycle.ejectionRefusal(endpoint.cluster(), clusterEndpoints, endpoint, maxEjectionPercent);
+  public synchronized Duration eject(EndpointRef endpoint, List<EndpointSpec> clusterEndpoints,
+      int maxEjectionPercent, String actor, String reason) {
+    // Count ejections not yet published too: two quick ejections must not both slip under the cap.
+    Instant at = clock.instant();
+    java.util.Set<EndpointRef> ejecting = new java.util.HashSet<>();
+    for (OperatorOverride o : overrides) {
+      if (o instanceof OperatorOverride.Eject j && at.isBefore(j.until())) {
+        ejecting.add(j.endpoint());
+      }
+    }
+    List<EndpointSpec> counted = clusterEndpoints.stream()
+        .map(e -> ejecting.contains(EndpointRef.of(endpoint.cluster(), e))
+            ? e.withState(io.signalbox.model.EndpointState.EJECTED) : e)
+        .toList();
+    String refusal = Lifecycle.ejectionRefusal(endpoint.cluster(), counted, endpoint, maxEjectionPercent);
     if (refusal != null) {
       throw new EjectionRefused(refusal);
     }
