@@ -38,8 +38,13 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final IntFunction<Snapshot> releasedTo;
   private final Waves waves;
   private final MeterRegistry meters;
+  private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
+    // Looked up once: registering a meter is a map lookup under a lock, too much on every response.
+    for (XdsType t : XdsType.values()) {
+      bytesPushed.put(t, Counter.builder("signalbox_xds_bytes_pushed").tag("type", t.name()).register(meters));
+    }
     this.clock = clock;
     this.waves = waves;
     this.releasedTo = releasedTo;
@@ -156,7 +161,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
         sub.pending.nonce = nonce;
       }
     }
-    Counter.builder("signalbox_xds_bytes_pushed").tag("type", type.name()).register(meters).increment(bytes);
+    bytesPushed.get(type).increment(bytes);
   }
 
   /** The stream whose request {@code request} is, as handed over by the request callback. */

@@ -139,6 +139,9 @@ final class Subscription {
   /** Delta: subscriptions change incrementally; initial versions say what a reconnecting client has. */
   void subscribeDelta(List<String> subscribe, List<String> unsubscribe, Map<String, String> initialVersions,
       Snapshot snapshot) {
+    if (!subscribe.isEmpty() || !unsubscribe.isEmpty() || !initialized) {
+      dirty = true;
+    }
     if (!initialized) {
       wildcard = type.fullStateInSotw() && subscribe.isEmpty();
       initialized = true;
@@ -223,6 +226,10 @@ final class Subscription {
    */
   Outgoing next(Snapshot snapshot, Map<String, XdsResource> parentHeld, Instant now) {
     TypeResources current = snapshot.resources(type);
+    if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
+      // Already answered everything of this very snapshot (the usual case when an ACK arrives).
+      return null;
+    }
     if (!dirty && pending == null && cleanEpoch >= 0 && cleanEpoch == snapshot.parentEpoch()
         && current.changedSinceParent() != null && resync.isEmpty()) {
       Set<String> relevant = relevantChanges(current.changedSinceParent());

@@ -18,14 +18,14 @@ import java.util.concurrent.TimeUnit;
  * {@code greeter}, and answers each response at once: an ACK, or, while {@link #rejectWith} is set,
  * a NACK carrying that message.
  */
-final class AnsweringAdsClient implements AutoCloseable {
+public final class AnsweringAdsClient implements AutoCloseable {
 
   private final ManagedChannel channel;
   private final StreamObserver<DiscoveryRequest> requests;
   private final Map<String, String> accepted = new ConcurrentHashMap<>();
-  volatile String rejectWith;
+  public volatile String rejectWith;
 
-  AnsweringAdsClient(int port, String nodeId, String group) {
+  public AnsweringAdsClient(int port, String nodeId, String group) {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     Node node = Node.newBuilder().setId(nodeId).setCluster(group).build();
     requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new StreamObserver<>() {

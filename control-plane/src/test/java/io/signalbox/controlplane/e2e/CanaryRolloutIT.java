@@ -134,5 +134,12 @@ class CanaryRolloutIT {
     assertThat(main.sotw).noneMatch(CanaryRolloutIT::mentionsMaglev);
     assertThat(main.sotw).extracting(DiscoveryResponse::getVersionInfo).doesNotContain(Long.toString(rejected));
     assertThat(canary.sotw).anyMatch(CanaryRolloutIT::mentionsMaglev);
+
+    // A client that (re)connects after the rollback is never sent the rejected epoch.
+    try (RecordingAdsClient late = connect("c2", "canary", r -> null)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> status("c2") != null && status("c2").epoch() >= rollback);
+      assertThat(late.sotw).noneMatch(CanaryRolloutIT::mentionsMaglev);
+      assertThat(late.sotw).extracting(DiscoveryResponse::getVersionInfo).doesNotContain(Long.toString(rejected));
+    }
   }
 }
