@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.validation.EditDistance;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +15,7 @@ final class ClosestNames {
   static List<String> to(String wanted, Collection<String> known, int limit) {
     int cutoff = Math.max(2, wanted.length() / 3);
     List<Candidate> near = known.stream()
-        .map(k -> new Candidate(k, distance(wanted, k)))
+        .map(k -> new Candidate(k, EditDistance.between(wanted, k)))
         .filter(c -> c.distance() <= cutoff)
         .sorted(Comparator.comparingInt(Candidate::distance).thenComparing(Candidate::name))
         .toList();
@@ -32,24 +33,5 @@ final class ClosestNames {
       return "";
     }
     return "; did you mean " + String.join(" or ", close.stream().map(n -> "'" + n + "'").toList()) + "?";
-  }
-
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

@@ -1,5 +1,6 @@
 package io.signalbox.source.yaml;
 
+import io.signalbox.validation.EditDistance;
 import io.signalbox.validation.Violation;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -263,7 +264,7 @@ public final class StrictYaml {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : known) {
-      int d = distance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      int d = EditDistance.between(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;
@@ -274,27 +275,6 @@ public final class StrictYaml {
       return "unknown key '" + key + "' (did you mean '" + best + "'?)";
     }
     return "unknown key '" + key + "' (expected one of " + String.join(", ", known) + ")";
-  }
-
-  /** Edit distance counting a swap of neighbours as one edit ("prot" is one typo from "port"). */
-  private static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
   }
 
   private static String scalarName(Class<?> type) {
