@@ -13,7 +13,6 @@ import io.signalbox.lifecycle.Lifecycle;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.model.EndpointState;
 import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.proto.v1.SnapshotEnvelope;
@@ -29,7 +28,6 @@ import io.signalbox.validation.Validator;
 import io.signalbox.validation.Violation;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,7 +47,6 @@ public final class Reconciler implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
   private static final Duration STORE_RETRY = Duration.ofSeconds(1);
-  private static final int PRUNE_EVERY = 10;
 
   private final Clock clock;
   private final SnapshotStore store;
@@ -68,9 +65,8 @@ public final class Reconciler implements AutoCloseable {
   private volatile List<String> sourcePrecedence = List.of();
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
   private final DrainTracker drains;
-  private volatile int retainEpochs = 100;
   private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
-  private int publishedSincePrune; // writer thread only
+  private final Retention retention;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -81,7 +77,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Written only by the writer thread; volatile so the API can read them.
   private volatile Snapshot published;
-  private volatile RejectedCandidate lastRejection;
+  private final Rejections rejections;
   private volatile boolean storeAvailable = true;
   private volatile boolean pendingPublish;
   private final Thread writer;
@@ -101,6 +97,8 @@ public final class Reconciler implements AutoCloseable {
     this.history = new EpochHistory(store);
     this.trigger = new BuildTrigger(debounce, maxDelay);
     this.drains = new DrainTracker(xds);
+    this.retention = new Retention(store);
+    this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
         history::get, meters);
     this.clock = clock;
@@ -178,7 +176,7 @@ public final class Reconciler implements AutoCloseable {
     Snapshot p = published;
     return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
         storeAvailable, pendingPublish,
-        lastRejection, health);
+        rejections.last(), health);
   }
 
   /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
@@ -227,7 +225,7 @@ public final class Reconciler implements AutoCloseable {
     Snapshot parent = published;
     List<TranslatedResource> translated = interventions.quarantine.apply(translator.translate(desired), desired, history::get);
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
-    List<Violation> envoyErrors = checkChanged(candidate, translated);
+    List<Violation> envoyErrors = resourceCheck.checkChanged(candidate, translated);
     if (!envoyErrors.isEmpty()) {
       reject(cause, envoyErrors);
       return;
@@ -271,7 +269,7 @@ public final class Reconciler implements AutoCloseable {
     drains.note(snapshot);
     TransitionAudit.record(store, parent, snapshot, lastCauses, clock.instant());
     markSuperseded(parent);
-    pruneNowAndThen(snapshot.epoch());
+    retention.published(snapshot.epoch(), interventions.lastSafeEpoch());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
@@ -357,28 +355,6 @@ public final class Reconciler implements AutoCloseable {
     trigger.wakeIn(at == null ? null : Duration.between(clock.instant(), at));
   }
 
-  private List<Violation> checkChanged(SnapshotCandidate candidate, List<TranslatedResource> translated) {
-    List<Violation> errors = new ArrayList<>();
-    for (XdsType type : XdsType.ORDERED) {
-      java.util.Set<String> changedNames = new java.util.HashSet<>(candidate.changed(type));
-      for (TranslatedResource r : translated) {
-        if (r.type() == type && changedNames.contains(r.name())) {
-          errors.addAll(resourceCheck.check(label(type) + " '" + r.name() + "'", r.message()));
-        }
-      }
-    }
-    return errors;
-  }
-
-  private static String label(XdsType type) {
-    return switch (type) {
-      case CLUSTER -> "cluster";
-      case ENDPOINT -> "endpoints of cluster";
-      case LISTENER -> "listener";
-      case ROUTE -> "route config";
-    };
-  }
-
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
     log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, epochOf(published),
@@ -391,14 +367,7 @@ public final class Reconciler implements AutoCloseable {
    * creates no epoch, and the status API shows it like any rejected candidate.
    */
   public void rejectInput(RejectedCandidate rejected) {
-    lastRejection = rejected;
-    meters.counter("signalbox_epochs_rejected").increment();
-    meters.counter("signalbox_validation_violations").increment(rejected.violations().size());
-    try {
-      store.recordRejection(rejected);
-    } catch (StoreUnavailableException e) {
-      log.warn("could not record the rejection ({}): {}", rejected.cause(), e.getMessage());
-    }
+    rejections.record(rejected);
   }
 
   private void storeDown(StoreUnavailableException e) {
@@ -435,28 +404,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
-    if (keep < 1) {
-      throw new IllegalArgumentException("retainEpochs must be at least 1, was " + keep);
-    }
-    retainEpochs = keep;
-  }
-
-  /**
-   * Prunes after every {@value #PRUNE_EVERY}th published epoch rather than after each: one DELETE
-   * per batch keeps the log within retainEpochs + PRUNE_EVERY. The last safe epoch (rollbacks
-   * restore from it) and the one being served are kept whatever their age.
-   */
-  private void pruneNowAndThen(long publishedEpoch) {
-    if (++publishedSincePrune < PRUNE_EVERY) {
-      return;
-    }
-    publishedSincePrune = 0;
-    try {
-      store.prune(retainEpochs, new java.util.HashSet<>(List.of(interventions.lastSafeEpoch(), publishedEpoch)));
-    } catch (StoreUnavailableException e) {
-      // Not worth an outage state of its own: the next batch tries again.
-      log.warn("could not prune old epochs: {}", e.getMessage());
-    }
+    retention.retainEpochs(keep);
   }
 
   private Provenance provenance(String cause) {

@@ -111,23 +111,25 @@ final class Subscription {
   }
 
   void subscribeSotw(List<String> requested) {
-    if (!names.equals(new TreeSet<>(requested.stream().filter(n -> !n.equals("*")).toList()))
-        || !initialized) {
-      dirty = true;
+    Set<String> next = new HashSet<>(requested.size());
+    for (String n : requested) {
+      if (!n.equals("*")) {
+        next.add(n);
+      }
     }
-    if (!initialized) {
-      // An empty first request for LDS or CDS is the legacy wildcard (xDS protocol, "How the client
-      // specifies what resources to return").
-      wildcard = type.fullStateInSotw() && requested.isEmpty();
-      initialized = true;
+    boolean nextWildcard = !initialized ? type.fullStateInSotw() && requested.isEmpty()
+        : requested.contains("*") || requested.isEmpty() && wildcard;
+    if (initialized && next.equals(names) && nextWildcard == wildcard) {
+      // Every ACK repeats the subscription; nothing to do unless it changed.
+      return;
     }
-    if (requested.contains("*")) {
-      wildcard = true;
-    } else if (!requested.isEmpty()) {
-      wildcard = false;
-    }
+    dirty = true;
+    // An empty first request for LDS or CDS is the legacy wildcard (xDS protocol, "How the client
+    // specifies what resources to return"); "*" asks for everything; names alone end a wildcard.
+    initialized = true;
+    wildcard = requested.contains("*") || nextWildcard;
     names.clear();
-    requested.stream().filter(n -> !n.equals("*")).forEach(names::add);
+    names.addAll(next);
     if (!wildcard) {
       // The client dropped these itself; forget them so a later re-subscription is answered.
       Predicate<String> gone = n -> !names.contains(n);

@@ -1,0 +1,48 @@
+package io.signalbox.controlplane.reconcile;
+
+import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreUnavailableException;
+import java.util.HashSet;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code store.retainEpochs}: prunes the epoch log after every {@value #PRUNE_EVERY}th published
+ * epoch rather than after each, so one DELETE per batch keeps it within retainEpochs + PRUNE_EVERY.
+ * The last safe epoch (rollbacks restore from it) and the one being served are kept whatever
+ * their age. Confined to the reconciler's thread, except the setting.
+ */
+final class Retention {
+
+  private static final Logger log = LoggerFactory.getLogger(Retention.class);
+  static final int PRUNE_EVERY = 10;
+
+  private final SnapshotStore store;
+  private volatile int retainEpochs = 100;
+  private int publishedSincePrune;
+
+  Retention(SnapshotStore store) {
+    this.store = store;
+  }
+
+  void retainEpochs(int keep) {
+    if (keep < 1) {
+      throw new IllegalArgumentException("retainEpochs must be at least 1, was " + keep);
+    }
+    retainEpochs = keep;
+  }
+
+  void published(long publishedEpoch, long lastSafeEpoch) {
+    if (++publishedSincePrune < PRUNE_EVERY) {
+      return;
+    }
+    publishedSincePrune = 0;
+    try {
+      store.prune(retainEpochs, new HashSet<>(List.of(lastSafeEpoch, publishedEpoch)));
+    } catch (StoreUnavailableException e) {
+      // Not worth an outage state of its own: the next batch tries again.
+      log.warn("could not prune old epochs: {}", e.getMessage());
+    }
+  }
+}
