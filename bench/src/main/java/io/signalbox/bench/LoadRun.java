@@ -69,11 +69,14 @@ public final class LoadRun {
         settle(fleet);
         long heapPerClient = (server.heapAfterGc() - heapIdle) / scenario.clients();
 
+        for (int k = 0; k < scenario.warmupChanges(); k++) {
+          change(dir, fleet, k);
+        }
         long serializationsBefore = serializations(adminPort);
         long cpuBefore = server.cpuMillis();
         long ownCpuBefore = ServerProcess.ownCpuMillis();
         List<RunResult.ChangeResult> changes = new ArrayList<>();
-        for (int k = 0; k < scenario.changes(); k++) {
+        for (int k = scenario.warmupChanges(); k < scenario.warmupChanges() + scenario.changes(); k++) {
           changes.add(change(dir, fleet, k));
         }
         double cpuPerChange = scenario.changes() == 0 ? 0

@@ -26,6 +26,8 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--clusters", defaultValue = "100") int clusters;
   @Option(names = "--endpoints", defaultValue = "10", description = "Endpoints per cluster.") int endpoints;
   @Option(names = "--changes", defaultValue = "20") int changes;
+  @Option(names = "--warmup-changes", defaultValue = "10",
+      description = "Changes applied first and not measured (JIT warm-up of the change path)") int warmupChanges;
   @Option(names = "--mode", defaultValue = "sotw", converter = ModeConverter.class,
       description = "sotw or delta") Fleet.Mode mode;
   @Option(names = "--target", defaultValue = "signalbox", converter = TargetsConverter.class,
@@ -49,7 +51,7 @@ public final class LoadTool implements Callable<Integer> {
       return 1;
     }
     Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, mode, clients, new Workload(clusters, endpoints),
-        changes, store, debounce, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
+        changes, warmupChanges, store, debounce, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
         absoluteClasspath(), workDir, timeout);
     List<RunResult> results = new ArrayList<>();
     if (target != Targets.PLAIN) {

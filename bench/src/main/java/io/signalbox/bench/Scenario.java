@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param benchClasspath the class path holding {@link PlainJavaControlPlane} (this JVM's own)
  * @param workDir where config, endpoint file and server logs go; one subdirectory per run
  * @param store Signalbox's {@code store.url}: {@code memory} or {@code embedded}
+ * @param warmupChanges changes applied and not measured before the {@code changes} that are: the
+ *     change path's first JIT compilations (seconds of C2 time on two cores) would otherwise be
+ *     billed to the first measured changes, and a control plane runs for days, not for 20 changes
  * @param debounce Signalbox's {@code reconcile.debounce}
  * @param convergeTimeout how long every client may take to hold a change (and, ×4, the connect storm)
  */
@@ -22,6 +25,7 @@ public record Scenario(
     int clients,
     Workload workload,
     int changes,
+    int warmupChanges,
     String store,
     String debounce,
     List<String> serverJvmOptions,
@@ -43,11 +47,14 @@ public record Scenario(
     if (changes < 0 || changes > 1_000) {
       throw new IllegalArgumentException("changes must be 0..1000, was " + changes);
     }
+    if (warmupChanges < 0 || warmupChanges > 1_000) {
+      throw new IllegalArgumentException("warm-up changes must be 0..1000, was " + warmupChanges);
+    }
     serverJvmOptions = List.copyOf(serverJvmOptions);
   }
 
   Scenario withTarget(Target other) {
-    return new Scenario(other, mode, clients, workload, changes, store, debounce, serverJvmOptions, signalboxJar,
+    return new Scenario(other, mode, clients, workload, changes, warmupChanges, store, debounce, serverJvmOptions, signalboxJar,
         benchClasspath, workDir, convergeTimeout);
   }
 

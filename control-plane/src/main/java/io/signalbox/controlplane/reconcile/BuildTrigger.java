@@ -6,10 +6,15 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The latest-wins slot in front of the single writer: any thread may {@link #signal} that input
- * changed; the writer {@link #await}s until the burst has settled — quiet for {@code debounce}, or
- * {@code maxDelay} after its first change, whichever is first — then builds from whatever is newest.
+ * changed; the writer {@link #await}s until a build is due, then builds from whatever is newest.
  * Also wakes the writer at a scheduled instant (a lifecycle change due) and holds it back after a
  * store failure.
+ *
+ * <p>A build is due at once for a change that arrives after at least {@code debounce} without a
+ * build (the leading edge: an operator's single edit reaches the fleet without waiting), and
+ * otherwise once the burst has settled — quiet for {@code debounce}, or {@code maxDelay} after its
+ * first change, whichever is first. So a burst costs at most one build at its start and one after
+ * it, never one per change.
  */
 final class BuildTrigger {
 
@@ -27,10 +32,14 @@ final class BuildTrigger {
   private long retryNotBeforeNanos = System.nanoTime();
   private long wakeAtNanos = NO_WAKE;
   private String pendingCause = "startup";
+  // When the writer last took a build; a change arriving `debounce` after it is a leading edge.
+  private long lastBuildNanos;
+  private boolean leadingEdge;
 
   BuildTrigger(Duration debounce, Duration maxDelay) {
     this.debounce = debounce;
     this.maxDelay = maxDelay;
+    this.lastBuildNanos = System.nanoTime() - debounce.toNanos();
   }
 
   void signal(String cause) {
@@ -40,6 +49,7 @@ final class BuildTrigger {
       if (!dirty) {
         firstDirtyNanos = now;
         pendingCause = cause;
+        leadingEdge = now - lastBuildNanos >= debounce.toNanos();
       }
       dirty = true;
       lastDirtyNanos = now;
@@ -93,7 +103,8 @@ final class BuildTrigger {
         } else if (!dirty) {
           changed.await();
         } else {
-          long due = Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
+          long due = leadingEdge ? System.nanoTime()
+              : Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
           long wait = Math.max(due, retryNotBeforeNanos) - System.nanoTime();
           if (wait > 0) {
             changed.awaitNanos(wait);
@@ -104,6 +115,8 @@ final class BuildTrigger {
         return null;
       }
       dirty = false;
+      leadingEdge = false;
+      lastBuildNanos = System.nanoTime();
       return pendingCause;
     } finally {
       lock.unlock();
@@ -128,6 +141,6 @@ final class BuildTrigger {
     if (now - retryNotBeforeNanos < 0) {
       return false;
     }
-    return now - lastDirtyNanos >= debounce.toNanos() || now - firstDirtyNanos >= maxDelay.toNanos();
+    return leadingEdge || now - lastDirtyNanos >= debounce.toNanos() || now - firstDirtyNanos >= maxDelay.toNanos();
   }
 }

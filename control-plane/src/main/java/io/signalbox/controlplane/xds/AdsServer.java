@@ -73,6 +73,10 @@ public final class AdsServer implements XdsServer {
         new DefaultStartupConfigs());
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress(address, port))
         .addService(discovery.getAggregatedDiscoveryServiceImpl())
+        // Requests are handled on the connection's event loop: the callbacks and watches only update
+        // per-stream state and enqueue responses (see SnapshotWatcher), they never block. With
+        // grpc's default executor every ACK paid a hand-off to another thread and back.
+        .directExecutor()
         .keepAliveTime(30, TimeUnit.SECONDS)
         .permitKeepAliveTime(10, TimeUnit.SECONDS)
         .permitKeepAliveWithoutCalls(true)

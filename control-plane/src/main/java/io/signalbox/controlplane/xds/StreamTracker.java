@@ -82,6 +82,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsStream stream = stream(streamId, false);
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
+      stream.changed();
       stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
       stream.lastRequest = request;
       if (type != null) {
@@ -104,6 +105,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsStream stream = stream(streamId, true);
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
+      stream.changed();
       stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
       stream.lastRequest = request;
       if (type != null) {

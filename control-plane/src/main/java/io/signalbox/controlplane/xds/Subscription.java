@@ -71,6 +71,12 @@ final class Subscription {
   private long cleanEpoch = -1;
   private boolean dirty = true;
   private int adjusted;
+  // Whether `held` equals `sent` (the client ACKed all it was sent): publish asks it of every
+  // stream and type, while it can change only on a response, an ACK, a NACK or a new subscription.
+  private Boolean heldIsSent;
+  // The names of the last SotW request, as sent: every ACK repeats them, and comparing the list
+  // costs less than hashing freshly decoded strings into a set.
+  private List<String> lastRequested = List.of();
   Pending pending;
   String lastNonce = "";
 
@@ -104,13 +110,16 @@ final class Subscription {
     return held;
   }
 
-  /** State-of-the-world: the request's names replace the subscription. */
   /** Something outside the snapshot changed what this client should get: recompute in full next time. */
   void touch() {
     dirty = true;
   }
 
+  /** State-of-the-world: the request's names replace the subscription. */
   void subscribeSotw(List<String> requested) {
+    if (initialized && requested.equals(lastRequested)) {
+      return;
+    }
     Set<String> next = new HashSet<>(requested.size());
     for (String n : requested) {
       if (!n.equals("*")) {
@@ -130,11 +139,14 @@ final class Subscription {
     wildcard = requested.contains("*") || nextWildcard;
     names.clear();
     names.addAll(next);
+    // The same String instances as `names`: remembering the request costs a list, not its names.
+    lastRequested = List.copyOf(requested);
     if (!wildcard) {
       // The client dropped these itself; forget them so a later re-subscription is answered.
       Predicate<String> gone = n -> !names.contains(n);
       sent.keySet().removeIf(gone);
       held.keySet().removeIf(gone);
+      heldIsSent = null;
     }
   }
 
@@ -155,6 +167,7 @@ final class Subscription {
             : new XdsResource(type, name, version, 0, null, null, Set.of());
         sent.put(name, claimed);
         held.put(name, claimed);
+        heldIsSent = null;
       });
     }
     for (String n : subscribe) {
@@ -172,6 +185,7 @@ final class Subscription {
         if (!wildcard) {
           sent.remove(n);
           held.remove(n);
+          heldIsSent = null;
         }
       }
     }
@@ -186,6 +200,7 @@ final class Subscription {
     }
     held.putAll(p.resources);
     p.removed.forEach(held::remove);
+    heldIsSent = null;
     ackedVersion = p.version;
     ackedEpoch = versionEpoch(p.version);
     ackedAt = now;
@@ -211,6 +226,7 @@ final class Subscription {
     }
     sent.clear();
     sent.putAll(held);
+    heldIsSent = null;
     resync.addAll(p.resources.keySet());
     resyncAfterEpoch = p.epoch;
     lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now, culprits);
@@ -314,6 +330,7 @@ final class Subscription {
     }
     sent.putAll(toSend);
     removed.forEach(sent::remove);
+    heldIsSent = null;
     everResponded = true;
     cleanEpoch = -1;
     pending = new Pending(snapshot.epoch(), version, toSend, removed, now);
@@ -328,11 +345,18 @@ final class Subscription {
   }
 
   private Outgoing synced(Snapshot snapshot) {
-    if (pending == null && sent.equals(held)) {
+    if (pending == null && heldIsSent()) {
       syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
       cleanEpoch = snapshot.epoch();
     }
     return null;
+  }
+
+  private boolean heldIsSent() {
+    if (heldIsSent == null) {
+      heldIsSent = sent.equals(held);
+    }
+    return heldIsSent;
   }
 
   /** Of the names a snapshot changed, those this client asked for or holds. */

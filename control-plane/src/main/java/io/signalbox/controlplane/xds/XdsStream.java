@@ -36,6 +36,9 @@ final class XdsStream {
   private int wave;
   private long convergedEpoch;
   private java.time.Duration lastConvergence;
+  // The last status() answer, until something it reports may have changed: the rollout check and
+  // the status recorder ask for every client several times a second, and most have not moved.
+  private ClientStatus status;
 
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves) {
     this.id = id;
@@ -56,9 +59,18 @@ final class XdsStream {
   synchronized void nodeIfFirst(Node requestNode) {
     // Envoy sends the node only on the first request of a stream.
     if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
+      status = null;
       node = requestNode;
       wave = waves.waveOf(requestNode);
     }
+  }
+
+  /**
+   * Forgets the cached {@link #status()}: called by whoever changes a subscription (requests, ACKs,
+   * NACKs, responses), with this stream's lock held.
+   */
+  void changed() {
+    status = null;
   }
 
   /** Marks the subscription of {@code type}, if the client has one, for a full recompute. */
@@ -92,6 +104,7 @@ final class XdsStream {
    * client learns about a cluster before a route that names it.
    */
   synchronized void flush(Snapshot snapshot, Instant now) {
+    status = null;
     try {
       flushTypes(snapshot, now);
     } finally {
@@ -179,6 +192,9 @@ final class XdsStream {
   }
 
   synchronized ClientStatus status() {
+    if (status != null) {
+      return status;
+    }
     Map<String, TypeStatus> types = new LinkedHashMap<>();
     for (XdsType t : XdsType.ORDERED) {
       Subscription s = subscriptions.get(t);
@@ -186,6 +202,7 @@ final class XdsStream {
         types.put(t.typeUrl(), TypeStatus.of(s));
       }
     }
-    return ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
+    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
+    return status;
   }
 }

@@ -1,0 +1,98 @@
+package io.signalbox.controlplane.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The writer's trigger. Lower bounds on waiting are exact (the trigger may not build sooner);
+ * upper bounds are generous, since the machine running the test may be busy.
+ */
+class BuildTriggerTest {
+
+  private final ExecutorService writer = Executors.newSingleThreadExecutor();
+  private BuildTrigger trigger;
+
+  @AfterEach
+  void stop() {
+    if (trigger != null) {
+      trigger.stop();
+    }
+    writer.shutdownNow();
+  }
+
+  @Test
+  void buildsAChangeAfterAQuietSpellAtOnceEvenWithALongDebounce() {
+    trigger = new BuildTrigger(Duration.ofMinutes(10), Duration.ofMinutes(20));
+    CompletableFuture<String> build = nextBuild();
+
+    trigger.signal("edit");
+
+    await().atMost(Duration.ofSeconds(30)).until(build::isDone);
+    assertThat(build.join()).isEqualTo("edit");
+  }
+
+  @Test
+  void aChangeRightAfterABuildWaitsForTheBurstToSettle() throws Exception {
+    trigger = new BuildTrigger(Duration.ofMillis(400), Duration.ofMinutes(1));
+    trigger.signal("first");
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("first");
+
+    long signalled = System.nanoTime();
+    trigger.signal("second");
+    String cause = nextBuild().get(30, TimeUnit.SECONDS);
+
+    assertThat(cause).isEqualTo("second");
+    assertThat(Duration.ofNanos(System.nanoTime() - signalled)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+  }
+
+  @Test
+  void aBurstCostsOneBuildAtItsStartAndOneAfterIt() throws Exception {
+    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMinutes(1));
+    trigger.signal("burst 0");
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("burst 0");
+    for (int i = 1; i <= 5; i++) {
+      trigger.signal("burst " + i);
+    }
+
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).as("the rest of the burst, in one build").isEqualTo("burst 1");
+    CompletableFuture<String> none = nextBuild();
+    await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> !none.isDone());
+  }
+
+  @Test
+  void aSteadyStreamOfChangesIsBuiltNoLaterThanMaxDelay() throws Exception {
+    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMillis(600));
+    trigger.signal("start");
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("start");
+
+    CompletableFuture<String> build = nextBuild();
+    long first = System.nanoTime();
+    // Never quiet for the debounce: only maxDelay can let this build through.
+    while (!build.isDone() && System.nanoTime() - first < TimeUnit.SECONDS.toNanos(30)) {
+      trigger.signal("steady");
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+
+    assertThat(build).isCompletedWithValue("steady");
+    assertThat(Duration.ofNanos(System.nanoTime() - first)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+  }
+
+  private CompletableFuture<String> nextBuild() {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return trigger.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }, writer);
+  }
+}
