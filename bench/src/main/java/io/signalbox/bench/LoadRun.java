@@ -74,6 +74,7 @@ public final class LoadRun {
         }
         long serializationsBefore = serializations(adminPort);
         long cpuBefore = server.cpuMillis();
+        long jitBefore = server.jitCpuMillis();
         long ownCpuBefore = ServerProcess.ownCpuMillis();
         List<RunResult.ChangeResult> changes = new ArrayList<>();
         for (int k = scenario.warmupChanges(); k < scenario.warmupChanges() + scenario.changes(); k++) {
@@ -81,11 +82,13 @@ public final class LoadRun {
         }
         double cpuPerChange = scenario.changes() == 0 ? 0
             : (server.cpuMillis() - cpuBefore) / (double) scenario.changes();
+        double jitPerChange = scenario.changes() == 0 ? 0
+            : (server.jitCpuMillis() - jitBefore) / (double) scenario.changes();
         double ownCpuPerChange = scenario.changes() == 0 ? 0
             : (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) scenario.changes();
         long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
         return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), stormMillis, fleet.notReady(),
-            heapPerClient, cpuPerChange, ownCpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
+            heapPerClient, cpuPerChange, jitPerChange, ownCpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
       }
     }
   }

@@ -17,6 +17,8 @@ final class ResultTable {
       new Row("bytes/change/client", RunResult::bytesPerChangePerClient, "%.0f"),
       new Row("responses/change/client", RunResult::responsesPerChangePerClient, "%.2f"),
       new Row("server CPU ms/change", RunResult::cpuMillisPerChange, "%.1f"),
+      new Row("  of which JIT compiler", RunResult::jitCpuMillisPerChange, "%.1f"),
+      new Row("server CPU excl. JIT ms/change", r -> r.cpuMillisPerChange() - r.jitCpuMillisPerChange(), "%.1f"),
       new Row("load tool CPU ms/change", RunResult::loadToolCpuMillisPerChange, "%.1f"),
       new Row("heap/client after GC (KB)", r -> r.heapPerClientBytes() / 1024.0, "%.1f"),
       new Row("stream errors", r -> r.errors(), "%.0f"),

@@ -10,6 +10,7 @@ import java.util.List;
  * @param notReady clients that never held every resource within the timeout
  * @param heapPerClientBytes (heap after GC with the fleet connected − heap after GC with none) / clients
  * @param cpuMillisPerChange server user+system CPU over all changes / changes
+ * @param jitCpuMillisPerChange the part of {@code cpuMillisPerChange} spent by the JIT compiler
  * @param loadToolCpuMillisPerChange the same for the load tool's own JVM (the simulated fleet)
  * @param errors streams that failed (each is retried a bounded number of times)
  * @param serializations Signalbox's {@code resourceSerializations} growth over the changes; -1 for plain
@@ -22,6 +23,7 @@ public record RunResult(
     long notReady,
     long heapPerClientBytes,
     double cpuMillisPerChange,
+    double jitCpuMillisPerChange,
     double loadToolCpuMillisPerChange,
     long errors,
     long serializations,

@@ -125,6 +125,32 @@ final class ServerProcess implements AutoCloseable {
     return cpuMillis(pid(), name);
   }
 
+  /**
+   * The server's CPU time spent in HotSpot's JIT compiler threads ({@code C1 CompilerThre...},
+   * {@code C2 CompilerThre...}): warm-up, not work a long-running server repeats per change.
+   * Threads that ended meanwhile are not counted, so this can only under-report.
+   */
+  long jitCpuMillis() {
+    long ticks = 0;
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        try {
+          String stat = Files.readString(task.resolve("stat"));
+          String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+          if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          }
+        } catch (IOException e) {
+          // The thread ended between listing and reading.
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the threads of " + name, e);
+    }
+    return ticks * 1000 / TICKS_PER_SECOND;
+  }
+
   /** The same for this JVM: the load generator's own cost, which shares the machine with the server. */
   static long ownCpuMillis() {
     return cpuMillis(ProcessHandle.current().pid(), "the load tool");
