@@ -53,7 +53,8 @@ public final class LoadRun {
     int xdsPort = freePort();
     int adminPort = freePort();
     write(dir, "endpoints.yaml", workload.endpointFile(0));
-    write(dir, "signalbox.yaml", workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce()));
+    write(dir, "signalbox.yaml",
+        workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce(), scenario.fileQuietPeriod()));
     log.info("{}: starting the server in {}", scenario.label(), dir);
     try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
       warmUp(workload, xdsPort);

@@ -36,6 +36,9 @@ public final class LoadTool implements Callable<Integer> {
   String store;
   @Option(names = "--debounce", defaultValue = "100ms", description = "Signalbox reconcile.debounce")
   String debounce;
+  @Option(names = "--file-quiet-period", defaultValue = "100ms",
+      description = "sources.fileQuietPeriod (both targets); 0ms is safe here: the tool renames files into place")
+  String fileQuietPeriod;
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx2g",
       description = "JVM options of the server process (both targets)") String serverJvmOpts;
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
@@ -51,7 +54,7 @@ public final class LoadTool implements Callable<Integer> {
       return 1;
     }
     Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, mode, clients, new Workload(clusters, endpoints),
-        changes, warmupChanges, store, debounce, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
+        changes, warmupChanges, store, debounce, fileQuietPeriod, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
         absoluteClasspath(), workDir, timeout);
     List<RunResult> results = new ArrayList<>();
     if (target != Targets.PLAIN) {

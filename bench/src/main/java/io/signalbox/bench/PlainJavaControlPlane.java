@@ -71,7 +71,7 @@ public final class PlainJavaControlPlane implements Callable<Integer> {
     }
     SignalboxConfig config = ok.value();
     Path endpoints = config.sources().files().get(0);
-    try (WatchedFile watch = WatchedFile.start(endpoints, WatchedFile.Timing.DEFAULT,
+    try (WatchedFile watch = WatchedFile.start(endpoints, config.sources().fileTiming(),
         event -> onFile(config, endpoints, event))) {
       if (cache.getSnapshot(GROUP) == null) {
         System.err.println("no valid endpoint file at " + endpoints);

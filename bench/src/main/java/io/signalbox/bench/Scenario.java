@@ -17,6 +17,7 @@ import java.util.Objects;
  *     change path's first JIT compilations (seconds of C2 time on two cores) would otherwise be
  *     billed to the first measured changes, and a control plane runs for days, not for 20 changes
  * @param debounce Signalbox's {@code reconcile.debounce}
+ * @param fileQuietPeriod {@code sources.fileQuietPeriod}, for both control planes
  * @param convergeTimeout how long every client may take to hold a change (and, ×4, the connect storm)
  */
 public record Scenario(
@@ -28,6 +29,7 @@ public record Scenario(
     int warmupChanges,
     String store,
     String debounce,
+    String fileQuietPeriod,
     List<String> serverJvmOptions,
     Path signalboxJar,
     String benchClasspath,
@@ -54,7 +56,7 @@ public record Scenario(
   }
 
   Scenario withTarget(Target other) {
-    return new Scenario(other, mode, clients, workload, changes, warmupChanges, store, debounce, serverJvmOptions, signalboxJar,
+    return new Scenario(other, mode, clients, workload, changes, warmupChanges, store, debounce, fileQuietPeriod, serverJvmOptions, signalboxJar,
         benchClasspath, workDir, convergeTimeout);
   }
 

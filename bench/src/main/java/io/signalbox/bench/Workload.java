@@ -117,14 +117,21 @@ public record Workload(int clusters, int endpoints) {
    *
    * @param store {@code memory} or {@code embedded}
    * @param debounce the reconciler's debounce, e.g. {@code 100ms} (Signalbox's default)
+   * @param fileQuietPeriod {@code sources.fileQuietPeriod}, e.g. {@code 100ms} (the default)
    */
   public String config(int xdsPort, int adminPort, String store, String debounce) {
+    return config(xdsPort, adminPort, store, debounce, "100ms");
+  }
+
+  /** As above, with {@code sources.fileQuietPeriod}. */
+  public String config(int xdsPort, int adminPort, String store, String debounce, String fileQuietPeriod) {
     return """
         xds: { address: 127.0.0.1, port: %d }
         admin: { address: 127.0.0.1, port: %d }
         store: { url: %s, dataDir: ./data }
         sources:
           files: [ ./endpoints.yaml ]
+          fileQuietPeriod: %s
         reconcile: { debounce: %s }
         listeners:
           - name: %s
@@ -138,6 +145,6 @@ public record Workload(int clusters, int endpoints) {
                 routes:
                   - match: { prefix: "" }
                     cluster: %s
-        """.formatted(xdsPort, adminPort, store, debounce, LISTENER, ROUTE_CONFIG, ROUTE_CONFIG, clusterName(0));
+        """.formatted(xdsPort, adminPort, store, fileQuietPeriod, debounce, LISTENER, ROUTE_CONFIG, ROUTE_CONFIG, clusterName(0));
   }
 }

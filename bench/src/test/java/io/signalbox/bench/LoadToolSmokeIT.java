@@ -50,7 +50,7 @@ class LoadToolSmokeIT {
   }
 
   private Scenario scenario(Fleet.Mode mode) {
-    return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), CHANGES, 1, "memory", "100ms",
+    return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), CHANGES, 1, "memory", "100ms", "100ms",
         List.of("-Xmx512m"), Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar")),
         LoadTool.absoluteClasspath(), workDir, Duration.ofSeconds(30));
   }

@@ -96,7 +96,7 @@ public final class SignalboxServer implements AutoCloseable {
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
-      sources.add(new FileEndpointSource(file));
+      sources.add(new FileEndpointSource(file, config.sources().fileTiming()));
     }
     if (config.sources().kubernetes().enabled()) {
       sources.add(new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings()));

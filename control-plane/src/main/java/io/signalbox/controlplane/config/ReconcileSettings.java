@@ -3,8 +3,9 @@ package io.signalbox.controlplane.config;
 import java.time.Duration;
 
 /**
- * How input bursts coalesce into epochs: build {@code debounce} after the last change, but never
- * later than {@code maxDelay} after the first one, so a steady trickle still publishes.
+ * How input bursts coalesce into epochs: a change after {@code debounce} without a build is built
+ * at once; closer changes are built {@code debounce} after the last one, but never later than
+ * {@code maxDelay} after the first one, so a steady trickle still publishes.
  */
 public record ReconcileSettings(Duration debounce, Duration maxDelay, Duration holdStable) {
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(100);

@@ -1,6 +1,8 @@
 package io.signalbox.controlplane.config;
 
+import io.signalbox.source.file.WatchedFile;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -10,10 +12,17 @@ import java.util.List;
  * @param precedence source kinds ({@code file}, {@code kubernetes}, {@code registry}), strongest
  *     first: which source wins when two report the same endpoint differently. Empty: such a
  *     conflict is an error, not a silent pick.
+ * @param fileQuietPeriod how long an endpoint file must hold still (size, mtime, inode) before it
+ *     is read: a writer that rewrites the file in place is not read half-way. Every change through a
+ *     file waits this long; {@code 0ms} is safe only when every writer renames a complete file into
+ *     place ({@code mv}, Kubernetes ConfigMap volumes).
  */
 public record SourcesSettings(List<Path> files, KubernetesSettings kubernetes, RegistrySettings registry,
-    List<String> precedence) {
+    List<String> precedence, Duration fileQuietPeriod) {
+  public static final Duration DEFAULT_FILE_QUIET_PERIOD = WatchedFile.Timing.DEFAULT.quietPeriod();
+
   public SourcesSettings {
+    fileQuietPeriod = fileQuietPeriod == null ? DEFAULT_FILE_QUIET_PERIOD : fileQuietPeriod;
     precedence = precedence == null ? List.of() : List.copyOf(precedence);
     files = files == null ? List.of() : List.copyOf(files);
     kubernetes = kubernetes == null ? KubernetesSettings.defaults() : kubernetes;
@@ -21,16 +30,21 @@ public record SourcesSettings(List<Path> files, KubernetesSettings kubernetes, R
   }
 
   public SourcesSettings(List<Path> files, KubernetesSettings kubernetes, RegistrySettings registry) {
-    this(files, kubernetes, registry, null);
+    this(files, kubernetes, registry, null, null);
   }
 
   public static SourcesSettings defaults() {
-    return new SourcesSettings(null, null, null, null);
+    return new SourcesSettings(null, null, null, null, null);
+  }
+
+  /** How endpoint files are watched. */
+  public WatchedFile.Timing fileTiming() {
+    return new WatchedFile.Timing(fileQuietPeriod, WatchedFile.Timing.DEFAULT.pollInterval());
   }
 
   SourcesSettings resolvedAgainst(Path baseDir) {
     return new SourcesSettings(
         files.stream().map(f -> baseDir.resolve(f).normalize()).toList(), kubernetes.resolvedAgainst(baseDir),
-        registry, precedence);
+        registry, precedence, fileQuietPeriod);
   }
 }

@@ -51,6 +51,7 @@ class ConfigLoaderTest {
     assertThat(config.store()).isEqualTo(new StoreSettings("embedded", Path.of("/etc/signalbox/data"), null, null, 100));
     assertThat(config.store().embedded()).isTrue();
     assertThat(config.sources().files()).isEmpty();
+    assertThat(config.sources().fileQuietPeriod()).isEqualTo(Duration.ofMillis(100));
     assertThat(config.sources().kubernetes()).isEqualTo(new KubernetesSettings(false, List.of("default"), null));
     assertThat(config.sources().registry()).isEqualTo(new RegistrySettings(true, Duration.ofSeconds(30)));
     assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(100), Duration.ofSeconds(1)));
@@ -204,7 +205,7 @@ class ConfigLoaderTest {
     SignalboxConfig config =
         ok("""
             reconcile: { debounce: 250ms, maxDelay: 1.5s }
-            sources: { registry: { leaseTtl: 2m } }
+            sources: { registry: { leaseTtl: 2m }, fileQuietPeriod: 0ms }
             clusters:
               - name: a
                 drainTimeout: 1h
@@ -214,6 +215,7 @@ class ConfigLoaderTest {
 
     assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(250), Duration.ofMillis(1500)));
     assertThat(config.sources().registry().leaseTtl()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(config.sources().fileTiming().quietPeriod()).isEqualTo(Duration.ZERO);
     assertThat(config.clusters().get(0).drainTimeout()).isEqualTo(Duration.ofHours(1));
     assertThat(config.clusters().get(0).slowStart()).isEqualTo(Duration.ZERO);
     assertThat(config.clusters().get(0).outlierDetection())
