@@ -19,17 +19,26 @@ final class EpochChain {
 
   /**
    * Deltas after a checkpoint before the next full write. Loading an epoch parses its checkpoint
-   * and applies at most this many deltas, so this bounds the cost of a load and of a restart; a
-   * one-endpoint delta is ~2 KB, so the deltas add little next to the checkpoint's parse. A full
-   * write at 10,000 clusters × 10 endpoints costs ~150 ms, so one in 65 epochs adds ~2 ms to the
-   * average append.
+   * and applies at most this many deltas, so this bounds the cost of a load and of a restart, and
+   * how many older rows retention keeps for a kept epoch. A full write at 10,000 clusters × 10
+   * endpoints costs a few hundred ms (encode and write ~10 MB), so one in 65 epochs adds a few ms
+   * to the average append; a one-endpoint delta is ~2 KB.
    */
   static final int MAX_DEPTH = 64;
 
-  private EpochChain() {}
+  /**
+   * An appended row: its checkpoint, how many deltas lie between the two (0 for a checkpoint),
+   * the checkpoint's size and the deltas' total size. A chain ends early once its deltas outweigh
+   * its checkpoint: a change that touches most of the state makes deltas as large as a full
+   * envelope, and 64 of those would make a load parse the state 65 times instead of at most twice.
+   */
+  record Link(long epoch, long baseEpoch, int depth, long checkpointBytes, long deltaBytes) {
+    boolean extendable() {
+      return depth < MAX_DEPTH && deltaBytes < checkpointBytes;
+    }
+  }
 
-  /** An appended row: its checkpoint, and how many deltas lie between the two (0 for a checkpoint). */
-  record Link(long epoch, long baseEpoch, int depth) {}
+  private EpochChain() {}
 
   /** A stored row's place in its chain; {@code baseEpoch == epoch} for a checkpoint. */
   record Row(long epoch, long parentEpoch, long baseEpoch) {
@@ -52,19 +61,20 @@ final class EpochChain {
    * @param tipStored whether tip's row is still stored (another writer may have pruned it)
    */
   static <S> Stored choose(EpochSealer<S> sealer, S sealed, long epoch, Link tip, BooleanSupplier tipStored) {
-    if (tip != null && tip.depth() < MAX_DEPTH) {
+    if (tip != null && tip.extendable()) {
       Optional<SnapshotEnvelope> delta = sealer.delta(sealed);
       if (delta.isPresent()) {
         SnapshotEnvelope d = delta.get();
         check(d, epoch, true);
         if (d.getParentEpoch() == tip.epoch() && tipStored.getAsBoolean()) {
-          return new Stored(d, new Link(epoch, tip.baseEpoch(), tip.depth() + 1));
+          return new Stored(d, new Link(epoch, tip.baseEpoch(), tip.depth() + 1, tip.checkpointBytes(),
+              tip.deltaBytes() + d.getSerializedSize()));
         }
       }
     }
     SnapshotEnvelope full = sealer.envelope(sealed);
     check(full, epoch, false);
-    return new Stored(full, new Link(epoch, epoch, 0));
+    return new Stored(full, new Link(epoch, epoch, 0, full.getSerializedSize(), 0));
   }
 
   private static void check(SnapshotEnvelope envelope, long epoch, boolean delta) {

@@ -45,8 +45,14 @@ abstract class DeltaChainContract {
     return full;
   }
 
-  /** Epoch 1, then {@code changes} more, each changing something different. */
+  /**
+   * Epoch 1, then {@code changes} more, each changing something different. Epoch 1 is large enough
+   * (as a real state is, next to a one-resource change) that only the count bounds the chain.
+   */
   void appendChain(int changes) {
+    for (int i = 0; i < 300; i++) {
+      sealer.put(CLUSTERS, "filler-" + i, "x".repeat(200));
+    }
     sealer.put(CLUSTERS, "a", "a-1").put(CLUSTERS, "b", "b-1").put(ENDPOINTS, "a", "a:1").put(ENDPOINTS, "b", "b:1")
         .endpoints("a", "10.0.0.1", "10.0.0.2").endpoints("b", "10.0.1.1");
     append();

@@ -54,6 +54,26 @@ class PostgresDeltaChainTest extends DeltaChainContract {
   }
 
   @Test
+  void startsANewCheckpointOnceTheDeltasOutweighTheLastOne() throws SQLException {
+    for (int i = 0; i < 10; i++) {
+      sealer.put(CLUSTERS, "cluster-" + i, "version 0 of cluster " + i);
+    }
+    append();
+    for (int epoch = 2; epoch <= 5; epoch++) {
+      // Every resource changes: each delta is about as large as the checkpoint.
+      for (int i = 0; i < 10; i++) {
+        sealer.put(CLUSTERS, "cluster-" + i, "version " + epoch + " of cluster " + i);
+      }
+      append();
+    }
+
+    assertThat(rows()).extracting(Row::base).containsExactly(1L, 1L, 3L, 3L, 5L);
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+  }
+
+  @Test
   void aDeltaHoldsOnlyWhatChanged() throws SQLException {
     for (int i = 0; i < 200; i++) {
       sealer.put(CLUSTERS, "cluster-" + i, "content of cluster " + i).endpoints("cluster-" + i, "10.0.0." + i);

@@ -101,6 +101,11 @@ class EnvelopeDeltaTest {
     for (String c : List.of("alpha", "beta", "gamma")) {
       endpoints.put(c, List.of(endpoint("10.0.0.1", 1), endpoint("10.0.0.2", 1)));
     }
+    // Unchanged clusters, so the checkpoint outweighs the deltas (as a real state does) and the
+    // store keeps the chain going.
+    for (int i = 0; i < 50; i++) {
+      endpoints.put("steady-" + i, List.of(endpoint("10.1.0." + i, 1), endpoint("10.2.0." + i, 1)));
+    }
     publish("startup");
     endpoints.put("alpha", List.of(endpoint("10.0.0.1", 5), endpoint("10.0.0.2", 1)));
     publish("weight");
