@@ -57,9 +57,13 @@ public final class EnvelopeDelta {
       b.addTypes(tb);
     }
     Map<String, List<EndpointSpec>> before = parent.endpoints();
+    int[] alsoInParent = {0};
     // Sorted by cluster (the snapshot's map is), so the records group as toEnvelope groups them.
     sealed.endpoints().forEach((cluster, list) -> {
       List<EndpointSpec> old = before.get(cluster);
+      if (old != null) {
+        alsoInParent[0]++;
+      }
       if (list == old || list.equals(old)) {
         return;
       }
@@ -71,11 +75,14 @@ public final class EnvelopeDelta {
         list.forEach(e -> b.addEndpoints(EndpointRecords.toProto(cluster, e)));
       }
     });
-    before.forEach((cluster, list) -> {
-      if (!list.isEmpty() && !sealed.endpoints().containsKey(cluster)) {
-        b.addRemovedEndpointClusters(cluster);
-      }
-    });
+    // Every parent cluster is still there (the usual case): no second pass of 10,000 lookups.
+    if (alsoInParent[0] < before.size()) {
+      before.forEach((cluster, list) -> {
+        if (!list.isEmpty() && !sealed.endpoints().containsKey(cluster)) {
+          b.addRemovedEndpointClusters(cluster);
+        }
+      });
+    }
     return Optional.of(b.build());
   }
 
