@@ -58,6 +58,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code appendFull}: seal, encode and write a full envelope (a first epoch, or a checkpoint).
  *   <li>{@code firstEpoch}: a first epoch from desired state to durable: validate, translate, build,
  *       check every resource against Envoy's rules, seal, encode, write.
+ *   <li>{@code encodeDelta}, {@code encodeDeltaShared}: the delta encoding alone, comparing
+ *       every cluster's endpoint list by value, or (shared) by identity as structural sharing of
+ *       unchanged lists between epochs would allow.
  *   <li>{@code loadLatest}: what a restart reads: a fresh store's {@code latest()} at the end of a
  *       full chain (a checkpoint and 64 deltas).
  * </ul>
@@ -90,6 +93,8 @@ public class StoreBenchmarks {
   private DesiredState after;
   private Snapshot snapshotBefore;
   private Snapshot snapshotAfter;
+  /** snapshotAfter with the parent's endpoint lists for the clusters that did not change. */
+  private Snapshot snapshotAfterShared;
   /** The state after the change, built on nothing: what a first epoch or a checkpoint encodes. */
   private SnapshotCandidate candidateFull;
 
@@ -109,6 +114,11 @@ public class StoreBenchmarks {
     snapshotAfter = builder.candidate(translationAfter.resources(), after.endpoints(), snapshotBefore, provenance)
         .seal(2, Instant.EPOCH);
     candidateFull = builder.candidate(translationAfter.resources(), after.endpoints(), null, provenance);
+    java.util.Map<String, java.util.List<io.signalbox.model.EndpointSpec>> shared = new java.util.TreeMap<>();
+    after.endpoints().forEach((cluster, list) -> shared.put(cluster,
+        list.equals(snapshotBefore.endpoints().get(cluster)) ? snapshotBefore.endpoints().get(cluster) : list));
+    snapshotAfterShared = builder.candidate(translationAfter.resources(), shared, snapshotBefore, provenance)
+        .seal(2, Instant.EPOCH);
 
     dataDir = Files.createTempDirectory("signalbox-bench-postgres");
     server = EmbeddedDatabase.start(dataDir);
@@ -242,5 +252,11 @@ public class StoreBenchmarks {
   @Benchmark
   public SnapshotEnvelope encodeDelta() {
     return EnvelopeDelta.of(snapshotBefore, snapshotAfter).orElseThrow();
+  }
+
+  /** The delta encoding when unchanged clusters keep their parent's list instances (a == b). */
+  @Benchmark
+  public SnapshotEnvelope encodeDeltaShared() {
+    return EnvelopeDelta.of(snapshotBefore, snapshotAfterShared).orElseThrow();
   }
 }
