@@ -21,8 +21,8 @@ final class EpochChain {
    * Deltas after a checkpoint before the next full write. Loading an epoch parses its checkpoint
    * and applies at most this many deltas, so this bounds the cost of a load and of a restart, and
    * how many older rows retention keeps for a kept epoch. A full write at 10,000 clusters × 10
-   * endpoints costs a few hundred ms (encode and write ~10 MB), so one in 65 epochs adds a few ms
-   * to the average append; a one-endpoint delta is ~2 KB.
+   * endpoints costs ~0.3 s on a busy 2-core machine ({@code StoreBenchmarks.appendFull}), so one
+   * in 65 epochs adds ~5 ms to the average append; a one-endpoint delta is a few KB.
    */
   static final int MAX_DEPTH = 64;
 
