@@ -22,7 +22,12 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   // Guards every field below; no foreign code runs while it is held except the sealer, which the
   // EpochSealer contract keeps pure.
   private final Object lock = new Object();
+  // Stored forms (checkpoints and deltas) as PostgresSnapshotStore keeps them, so both stores
+  // rebuild, retain and order envelopes alike.
   private final TreeMap<Long, SnapshotEnvelope> envelopes = new TreeMap<>();
+  private final TreeMap<Long, EpochChain.Row> rows = new TreeMap<>();
+  private final FullEnvelopes fullEnvelopes = new FullEnvelopes();
+  private EpochChain.Link tip;
   private final TreeMap<Long, EpochRecord> records = new TreeMap<>();
   private final List<RejectedCandidate> rejections = new ArrayList<>();
   private final List<AuditEntry> audit = new ArrayList<>();
@@ -39,15 +44,17 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     synchronized (lock) {
       long epoch = lastEpoch + 1;
       S sealed = sealer.seal(epoch);
-      SnapshotEnvelope envelope = sealer.envelope(sealed);
-      if (envelope.getEpoch() != epoch) {
-        throw new IllegalStateException(
-            "sealer returned epoch " + envelope.getEpoch() + " for allocated epoch " + epoch);
-      }
+      EpochChain.Stored stored = EpochChain.choose(sealer, sealed, epoch, tip, () -> rows.containsKey(tip.epoch()));
+      SnapshotEnvelope envelope = stored.envelope();
       lastEpoch = epoch;
+      tip = stored.link();
       envelopes.put(epoch, envelope);
+      rows.put(epoch, new EpochChain.Row(epoch, envelope.getParentEpoch(), stored.link().baseEpoch()));
       records.put(epoch, new EpochRecord(epoch, envelope.getParentEpoch(), Instant.now(clock),
           envelope.getContentHash(), EpochStatus.ACTIVE, "", envelope.getProvenance().getCause()));
+      if (stored.full()) {
+        fullEnvelopes.remember(envelope);
+      }
       return sealed;
     }
   }
@@ -55,14 +62,26 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   @Override
   public Optional<SnapshotEnvelope> latest() {
     synchronized (lock) {
-      return envelopes.isEmpty() ? Optional.empty() : Optional.of(envelopes.lastEntry().getValue());
+      return rows.isEmpty() ? Optional.empty() : load(rows.lastKey());
     }
   }
 
   @Override
   public Optional<SnapshotEnvelope> load(long epoch) {
     synchronized (lock) {
-      return Optional.ofNullable(envelopes.get(epoch));
+      EpochChain.Row row = rows.get(epoch);
+      if (row == null) {
+        return Optional.empty();
+      }
+      return Optional.of(fullEnvelopes.load(epoch, row.baseEpoch(), (base, from, to) -> {
+        TreeMap<Long, SnapshotEnvelope> chain = new TreeMap<>();
+        envelopes.subMap(from, true, to, true).forEach((e, envelope) -> {
+          if (rows.get(e).baseEpoch() == base) {
+            chain.put(e, envelope);
+          }
+        });
+        return chain;
+      }));
     }
   }
 
@@ -202,14 +221,12 @@ public final class InMemorySnapshotStore implements SnapshotStore {
           "keepLast must be at least 1 (the newest epoch is what a restart serves), was " + keepLast);
     }
     synchronized (lock) {
-      List<Long> doomed = records.keySet().stream()
-          .sorted(Comparator.reverseOrder())
-          .skip(keepLast)
-          .filter(epoch -> !alsoKeep.contains(epoch))
-          .toList();
+      Set<Long> kept = EpochChain.retained(rows.values(), keepLast, alsoKeep);
+      List<Long> doomed = rows.keySet().stream().filter(epoch -> !kept.contains(epoch)).toList();
       doomed.forEach(epoch -> {
         records.remove(epoch);
         envelopes.remove(epoch);
+        rows.remove(epoch);
       });
       return doomed.size();
     }

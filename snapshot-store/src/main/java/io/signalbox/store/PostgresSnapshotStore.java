@@ -21,10 +21,12 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -54,6 +56,10 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresLeaseStore leases;
   private final Clock clock;
   private final Runnable afterClose;
+  private final FullEnvelopes fullEnvelopes = new FullEnvelopes();
+  private final Object tipLock = new Object();
+  /** The epoch this store last appended, which the next may extend as a delta; guarded by tipLock. */
+  private EpochChain.Link tip;
 
   private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
     this.pool = pool;
@@ -120,7 +126,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public <S> S append(EpochSealer<S> sealer) {
     long started = System.nanoTime();
-    S sealed = call("append epoch", () -> db.transactionResult(tx -> {
+    EpochChain.Link tip;
+    synchronized (tipLock) {
+      tip = this.tip;
+    }
+    var written = call("append epoch", () -> db.transactionResult(tx -> {
       DSLContext t = tx.dsl();
       // The row lock taken here is held until commit: a second writer waits, then reads our value.
       long epoch = t.update(EPOCH_COUNTER)
@@ -130,14 +140,14 @@ public final class PostgresSnapshotStore implements SnapshotStore {
           .fetchSingle()
           .value1();
       S result = sealer.seal(epoch);
-      SnapshotEnvelope envelope = sealer.envelope(result);
-      if (envelope.getEpoch() != epoch) {
-        throw new IllegalStateException(
-            "sealer returned epoch " + envelope.getEpoch() + " for allocated epoch " + epoch);
-      }
+      // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
+      EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
+          EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
+      SnapshotEnvelope envelope = stored.envelope();
       t.insertInto(EPOCHS)
           .set(EPOCHS.EPOCH, epoch)
           .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
+          .set(EPOCHS.BASE_EPOCH, stored.link().baseEpoch())
           .set(EPOCHS.CREATED_AT, now())
           .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
           .set(EPOCHS.ENVELOPE, envelope.toByteArray())
@@ -146,24 +156,52 @@ public final class PostgresSnapshotStore implements SnapshotStore {
           .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
           .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
           .execute();
-      return result;
+      return new Written<>(result, stored);
     }));
-    log.debug("Appended an epoch in {} ms", (System.nanoTime() - started) / 1_000_000);
-    return sealed;
+    synchronized (tipLock) {
+      this.tip = written.stored().link();
+    }
+    if (written.stored().full()) {
+      fullEnvelopes.remember(written.stored().envelope());
+    }
+    log.debug("Appended epoch {} ({}) in {} ms", written.stored().link().epoch(),
+        written.stored().full() ? "full" : "delta", (System.nanoTime() - started) / 1_000_000);
+    return written.sealed();
   }
+
+  private record Written<S>(S sealed, EpochChain.Stored stored) {}
 
   @Override
   public Optional<SnapshotEnvelope> latest() {
-    return call("read latest epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+    return call("read latest epoch", () -> inSnapshot(t -> t.select(EPOCHS.EPOCH, EPOCHS.BASE_EPOCH).from(EPOCHS)
         .orderBy(EPOCHS.EPOCH.desc()).limit(1)
-        .fetchOptional(r -> parse(r.value1(), r.value2())));
+        .fetchOptional(r -> fullEnvelopes.load(r.value1(), r.value2(), rows(t)))));
   }
 
   @Override
   public Optional<SnapshotEnvelope> load(long epoch) {
-    return call("load epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+    return call("load epoch " + epoch, () -> inSnapshot(t -> t.select(EPOCHS.BASE_EPOCH).from(EPOCHS)
         .where(EPOCHS.EPOCH.eq(epoch))
-        .fetchOptional(r -> parse(r.value1(), r.value2())));
+        .fetchOptional(r -> fullEnvelopes.load(epoch, r.value1(), rows(t)))));
+  }
+
+  /** Runs {@code read} in one REPEATABLE READ transaction: a chain read in several queries is consistent. */
+  private <T> T inSnapshot(java.util.function.Function<DSLContext, T> read) {
+    return db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      t.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      return read.apply(t);
+    });
+  }
+
+  private static FullEnvelopes.Rows rows(DSLContext t) {
+    return (base, from, to) -> {
+      NavigableMap<Long, SnapshotEnvelope> rows = new TreeMap<>();
+      t.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+          .where(EPOCHS.EPOCH.between(from, to)).and(EPOCHS.BASE_EPOCH.eq(base))
+          .forEach(r -> rows.put(r.value1(), parse(r.value1(), r.value2())));
+      return rows;
+    };
   }
 
   @Override
@@ -384,6 +422,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
         .where(EPOCH_COUNTER.ID.eq(1)).fetchSingle().value1());
   }
 
+  private static final int DELETE_ROWS = 1_000;
+
   /** {@inheritDoc} The counter row keeps its value, so numbering survives pruning. */
   @Override
   public int prune(int keepLast, Set<Long> alsoKeep) {
@@ -391,11 +431,24 @@ public final class PostgresSnapshotStore implements SnapshotStore {
       throw new IllegalArgumentException("keepLast must be at least 1 (the newest epoch is what a restart serves), was "
           + keepLast);
     }
-    int deleted = call("prune epochs", () -> db.deleteFrom(EPOCHS)
-        .where(EPOCHS.EPOCH.le(DSL.select(DSL.max(EPOCHS.EPOCH).minus(keepLast)).from(EPOCHS)))
-        .and(alsoKeep.isEmpty() ? DSL.trueCondition() : EPOCHS.EPOCH.notIn(alsoKeep))
-        .execute());
-    log.info("Pruned {} epochs (kept the newest {} and {})", deleted, keepLast, alsoKeep);
+    int deleted = call("prune epochs", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // Appends hold this row until they commit: none can write a delta on a row deleted here.
+      t.selectFrom(EPOCH_COUNTER).where(EPOCH_COUNTER.ID.eq(1)).forUpdate().fetch();
+      List<EpochChain.Row> rows = t.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.BASE_EPOCH).from(EPOCHS)
+          .fetch(r -> new EpochChain.Row(r.value1(), r.value2(), r.value3()));
+      Set<Long> kept = EpochChain.retained(rows, keepLast, alsoKeep);
+      List<Long> doomed = rows.stream().map(EpochChain.Row::epoch).filter(e -> !kept.contains(e)).toList();
+      int count = 0;
+      for (int from = 0; from < doomed.size(); from += DELETE_ROWS) {
+        count += t.deleteFrom(EPOCHS)
+            .where(EPOCHS.EPOCH.in(doomed.subList(from, Math.min(doomed.size(), from + DELETE_ROWS))))
+            .execute();
+      }
+      return count;
+    }));
+    log.info("Pruned {} epochs (kept the newest {}, {} and the rows their deltas need)", deleted, keepLast,
+        alsoKeep);
     return deleted;
   }
 

@@ -22,9 +22,13 @@ public interface SnapshotStore extends AutoCloseable {
    */
   <S> S append(EpochSealer<S> sealer);
 
-  /** The newest stored epoch's envelope, if any. */
+  /**
+   * The newest stored epoch's envelope, if any: always full, never a delta, whatever form it was
+   * stored in (see {@link EpochSealer#delta}).
+   */
   Optional<SnapshotEnvelope> latest();
 
+  /** The stored epoch's full envelope, as {@link #latest()}. */
   Optional<SnapshotEnvelope> load(long epoch);
 
   /** Epochs newest first, strictly below {@code beforeEpoch} (use {@link Long#MAX_VALUE} for the newest). */
@@ -46,9 +50,10 @@ public interface SnapshotStore extends AutoCloseable {
   List<AuditEntry> auditLog(int limit);
 
   /**
-   * Retention: deletes every epoch except the newest {@code keepLast} and those in
-   * {@code alsoKeep} (the last safe epoch, the one being served). Numbering is unaffected: a pruned
-   * epoch number is never allocated again.
+   * Retention: deletes every epoch except the newest {@code keepLast}, those in {@code alsoKeep}
+   * (the last safe epoch, the one being served), and the older ones that a kept epoch stored as a
+   * delta needs to be loaded (back to its full checkpoint). Numbering is unaffected: a pruned epoch
+   * number is never allocated again.
    *
    * @return how many epochs were deleted
    * @throws IllegalArgumentException if {@code keepLast} is below 1: the newest epoch is what a

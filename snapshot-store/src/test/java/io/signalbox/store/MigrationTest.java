@@ -71,6 +71,34 @@ class MigrationTest {
     assertThat(flyway(url).load().info().pending()).isEmpty();
   }
 
+  @Test
+  void fullEnvelopesWrittenBeforeDeltasLoadAsStoredAndNewEpochsChainOnTop() throws SQLException {
+    String url = postgres.newDatabase();
+    flyway(url).target("3").load().migrate();
+    ChainSealer sealer = new ChainSealer().put(ChainSealer.CLUSTERS, "a", "a-1").endpoints("a", "10.0.0.1");
+    SnapshotEnvelope old = sealer.seal(1);
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      c.createStatement().execute("UPDATE epoch_counter SET last_epoch = 1");
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO epochs (epoch, parent_epoch, created_at,"
+          + " content_hash, envelope, status, cause, provenance)"
+          + " VALUES (1, 0, ?, 'hash-1', ?, 'ACTIVE', 'test', '{}'::jsonb)")) {
+        insert.setObject(1, NOW.atOffset(ZoneOffset.UTC));
+        insert.setBytes(2, old.toByteArray());
+        insert.execute();
+      }
+    }
+
+    try (PostgresSnapshotStore store = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), Clock.systemUTC())) {
+      assertThat(store.latest()).contains(old);
+      SnapshotEnvelope second = store.append(sealer.put(ChainSealer.CLUSTERS, "b", "b-1"));
+      SnapshotEnvelope third = store.append(sealer.endpoints("a", "10.0.0.2"));
+
+      assertThat(store.load(1)).contains(old);
+      assertThat(store.load(2)).contains(second);
+      assertThat(store.load(3)).contains(third);
+    }
+  }
+
   private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(String url) {
     return Flyway.configure().dataSource(url, postgres.user(), postgres.password()).locations("classpath:db/migration");
   }

@@ -253,6 +253,11 @@ public final class Reconciler implements AutoCloseable {
         public SnapshotEnvelope envelope(Snapshot sealed) {
           return sealed.toEnvelope();
         }
+
+        @Override
+        public java.util.Optional<SnapshotEnvelope> delta(Snapshot sealed) {
+          return io.signalbox.controlplane.snapshot.EnvelopeDelta.of(parent, sealed);
+        }
       });
     } catch (StoreUnavailableException e) {
       storeDown(e);

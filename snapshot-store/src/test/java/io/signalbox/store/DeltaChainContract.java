@@ -1,0 +1,189 @@
+package io.signalbox.store;
+
+import static io.signalbox.store.ChainSealer.CLUSTERS;
+import static io.signalbox.store.ChainSealer.ENDPOINTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Epochs stored as checkpoints and deltas load, survive retention and behave alike in every store. */
+abstract class DeltaChainContract {
+
+  static final Clock CLOCK = Clock.fixed(Instant.parse("2025-06-01T12:00:00Z"), ZoneOffset.UTC);
+
+  SnapshotStore store;
+  final ChainSealer sealer = new ChainSealer();
+  /** Every full envelope sealed, by epoch - 1. */
+  final List<SnapshotEnvelope> sealed = new ArrayList<>();
+
+  abstract SnapshotStore openStore();
+
+  @BeforeEach
+  void open() {
+    store = openStore();
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  SnapshotEnvelope append() {
+    SnapshotEnvelope full = store.append(sealer);
+    sealed.add(full);
+    return full;
+  }
+
+  /**
+   * Epoch 1, then {@code changes} more, each changing something different. Epoch 1 is large enough
+   * (as a real state is, next to a one-resource change) that only the count bounds the chain.
+   */
+  void appendChain(int changes) {
+    for (int i = 0; i < 300; i++) {
+      sealer.put(CLUSTERS, "filler-" + i, "x".repeat(200));
+    }
+    sealer.put(CLUSTERS, "a", "a-1").put(CLUSTERS, "b", "b-1").put(ENDPOINTS, "a", "a:1").put(ENDPOINTS, "b", "b:1")
+        .endpoints("a", "10.0.0.1", "10.0.0.2").endpoints("b", "10.0.1.1");
+    append();
+    for (int i = 1; i <= changes; i++) {
+      switch (i % 5) {
+        case 0 -> sealer.endpoints("a", "10.0.0.1", "10.0.0." + (i + 2)).put(ENDPOINTS, "a", "a:" + i);
+        case 1 -> sealer.put(CLUSTERS, "c" + i, "new " + i).endpoints("c" + i, "10.1.0." + i);
+        case 2 -> sealer.remove(CLUSTERS, "c" + (i - 1)).endpoints("c" + (i - 1));
+        case 3 -> sealer.put(CLUSTERS, "b", "b-" + i);
+        default -> sealer.because("cause " + i);
+      }
+      append();
+    }
+  }
+
+  @Test
+  void aChainOfDeltasLoadsBackEqualToTheFullEnvelopesSealed() {
+    appendChain(12);
+
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+      assertThat(store.load(full.getEpoch()).orElseThrow().toByteArray()).isEqualTo(full.toByteArray());
+    }
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+    assertThat(store.epochs(20, Long.MAX_VALUE)).extracting(EpochRecord::contentHash)
+        .startsWith("hash-13", "hash-12");
+  }
+
+  @Test
+  void loadsEveryEpochAcrossACheckpointWrittenAfterTheBound() {
+    appendChain(EpochChain.MAX_DEPTH + 3);
+
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    // Newest first, then back again: the remembered envelope never stands in for another.
+    for (int i = sealed.size() - 1; i >= 0; i -= 7) {
+      assertThat(store.load(sealed.get(i).getEpoch())).contains(sealed.get(i));
+    }
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+  }
+
+  @Test
+  void rejectedAndRolledBackEpochsStillLoad() {
+    appendChain(4);
+    store.setStatus(4, EpochStatus.REJECTED, "NACKed");
+    store.setStatus(5, EpochStatus.SUPERSEDED, "rolled back");
+    // The rollback restores epoch 3's content (before b-3) as a new epoch on top of 5.
+    sealer.put(CLUSTERS, "b", "b-1").because("rollback");
+    append();
+
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    assertThat(store.epoch(4)).map(EpochRecord::status).contains(EpochStatus.REJECTED);
+  }
+
+  @Test
+  void pruneKeepsEveryRowThatAKeptEpochsChainNeeds() {
+    appendChain(EpochChain.MAX_DEPTH + 5);
+    long newest = sealed.size();
+    long checkpoint = EpochChain.MAX_DEPTH + 2;
+
+    int deleted = store.prune(2, Set.of(10L));
+
+    // Kept: the newest two and their chain back to the second checkpoint, and 10 with its chain.
+    assertThat(deleted).isEqualTo(EpochChain.MAX_DEPTH + 1 - 10);
+    assertThat(store.epochs(200, Long.MAX_VALUE)).extracting(EpochRecord::epoch)
+        .contains(newest, newest - 1, checkpoint, 10L, 1L)
+        .doesNotContain(11L, checkpoint - 1);
+    assertThat(store.load(newest)).contains(sealed.get((int) newest - 1));
+    assertThat(store.load(10)).contains(sealed.get(9));
+    assertThat(store.load(11)).isEmpty();
+
+    assertThat(store.prune(1, Set.of())).isEqualTo(10);
+    assertThat(store.load(1)).isEmpty();
+    assertThat(store.latest()).contains(sealed.get((int) newest - 1));
+    assertThat(store.load(newest - 1)).contains(sealed.get((int) newest - 2));
+    // Numbering goes on, and so does the chain.
+    assertThat(append().getEpoch()).isEqualTo(newest + 1);
+    assertThat(store.latest()).contains(sealed.get((int) newest));
+  }
+
+  @Test
+  void aSealerThatOffersNoDeltaGetsFullEpochsThatLoadTheSame() {
+    sealer.offeringDeltas(false);
+    appendChain(3);
+
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+  }
+
+  @Test
+  void aDeltaOnAnEpochOtherThanTheLastAppendedIsWrittenFull() {
+    appendChain(2);
+    ChainSealer other = new ChainSealer().restoredFrom(sealed.get(0)).onParent(1)
+        .put(CLUSTERS, "z", "z-1").endpoints("z", "10.9.9.9");
+
+    SnapshotEnvelope fromOther = store.append(other);
+    sealer.onParent(3).put(CLUSTERS, "a", "a-2");
+    SnapshotEnvelope next = store.append(sealer);
+
+    assertThat(store.load(4)).contains(fromOther);
+    assertThat(store.load(5)).contains(next);
+    assertThat(store.load(3)).contains(sealed.get(2));
+  }
+
+  @Test
+  void refusesASealerWhoseDeltaIsNotMarkedAsOne() {
+    appendChain(1);
+    EpochSealer<SnapshotEnvelope> wrong = new EpochSealer<>() {
+      @Override
+      public SnapshotEnvelope seal(long epoch) {
+        return SnapshotEnvelope.newBuilder().setEpoch(epoch).setParentEpoch(epoch - 1).build();
+      }
+
+      @Override
+      public SnapshotEnvelope envelope(SnapshotEnvelope s) {
+        return s;
+      }
+
+      @Override
+      public Optional<SnapshotEnvelope> delta(SnapshotEnvelope s) {
+        return Optional.of(s);
+      }
+    };
+
+    assertThatThrownBy(() -> store.append(wrong))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("sealer returned a full envelope as the delta of epoch 3");
+    assertThat(store.latest()).contains(sealed.get(1));
+  }
+}

@@ -1,0 +1,9 @@
+package io.signalbox.store;
+
+class InMemoryDeltaChainTest extends DeltaChainContract {
+
+  @Override
+  SnapshotStore openStore() {
+    return new InMemorySnapshotStore(CLOCK);
+  }
+}
