@@ -7,6 +7,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
@@ -108,9 +109,9 @@ public class ReconcileBenchmarks {
     reconciler.offerSource(states[0]);
     reconciler.offerConfig(config::desiredState, "bench");
     Snapshot first = xds.awaitEpoch(1, TIMEOUT);
-    if (first.resources(io.signalbox.controlplane.snapshot.XdsType.CLUSTER).size() != clusters) {
-      throw new IllegalStateException("the first epoch has "
-          + first.resources(io.signalbox.controlplane.snapshot.XdsType.CLUSTER).size() + " clusters, not " + clusters);
+    if (first.resources(XdsType.CLUSTER).size() != clusters) {
+      throw new IllegalStateException("the first epoch has " + first.resources(XdsType.CLUSTER).size()
+          + " clusters, not " + clusters);
     }
     nextEpoch = first.epoch() + 1;
   }
