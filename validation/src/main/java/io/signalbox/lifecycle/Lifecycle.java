@@ -9,7 +9,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The endpoint lifecycle: what each endpoint's state is, given what the sources report, what
@@ -40,16 +42,28 @@ public final class Lifecycle {
    */
   public record Result(Map<String, List<EndpointSpec>> endpoints, Map<EndpointRef, String> causes, Instant nextChange) {}
 
+  /**
+   * A cluster no override and no departure touches keeps its list instance from
+   * {@code fromSources}: it is what the sources say, and later stages can tell it is unchanged by
+   * identity (so every epoch costs what the overrides and departures touch, not every endpoint).
+   * The lists it builds for the other clusters are read-only.
+   */
   public static Result apply(Map<String, List<EndpointSpec>> fromSources, List<OperatorOverride> overrides,
       List<Departure> departures, Instant now) {
     Map<EndpointRef, List<OperatorOverride>> byEndpoint = new HashMap<>();
+    Set<String> overridden = new TreeSet<>();
     for (OperatorOverride o : overrides) {
       byEndpoint.computeIfAbsent(o.endpoint(), k -> new ArrayList<>()).add(o);
+      overridden.add(o.endpoint().cluster());
     }
-    Map<String, List<EndpointSpec>> out = new TreeMap<>();
+    Map<String, List<EndpointSpec>> out = new TreeMap<>(fromSources);
     Map<EndpointRef, String> causes = new LinkedHashMap<>();
     Instant[] next = {null};
-    fromSources.forEach((cluster, list) -> {
+    for (String cluster : overridden) {
+      List<EndpointSpec> list = fromSources.get(cluster);
+      if (list == null) {
+        continue;
+      }
       List<EndpointSpec> result = new ArrayList<>(list.size());
       for (EndpointSpec e : list) {
         EndpointRef ref = EndpointRef.of(cluster, e);
@@ -59,20 +73,24 @@ public final class Lifecycle {
         }
         result.add(applied);
       }
-      out.put(cluster, result);
-    });
+      out.put(cluster, List.copyOf(result));
+    }
+    Map<String, List<EndpointSpec>> grown = new HashMap<>();
     for (Departure d : departures) {
       if (!now.isBefore(d.removeAfter())) {
         continue;
       }
-      List<EndpointSpec> list = out.computeIfAbsent(d.endpoint().cluster(), c -> new ArrayList<>());
-      boolean back = list.stream().anyMatch(e -> EndpointRef.of(d.endpoint().cluster(), e).equals(d.endpoint()));
+      String cluster = d.endpoint().cluster();
+      List<EndpointSpec> list = grown.containsKey(cluster) ? grown.get(cluster) : out.getOrDefault(cluster, List.of());
+      boolean back = list.stream().anyMatch(e -> EndpointRef.of(cluster, e).equals(d.endpoint()));
       if (!back) {
-        list.add(d.lastSeen().withState(EndpointState.DRAINING));
+        grown.computeIfAbsent(cluster, c -> new ArrayList<>(out.getOrDefault(c, List.of())))
+            .add(d.lastSeen().withState(EndpointState.DRAINING));
         causes.put(d.endpoint(), "removed by its source at " + d.departedAt() + "; draining until " + d.removeAfter());
         next[0] = earliest(next[0], d.removeAfter());
       }
     }
+    grown.forEach((cluster, list) -> out.put(cluster, List.copyOf(list)));
     return new Result(out, causes, next[0]);
   }
 

@@ -99,4 +99,38 @@ class LifecycleTest {
     assertThat(EndpointRef.parse("web", "host:0")).isNull();
     assertThat(EndpointRef.parse("web", "host")).isNull();
   }
+
+  @Test
+  void aClusterNoOverrideOrDepartureTouchesKeepsItsSourceList() {
+    List<EndpointSpec> web = List.of(A, B);
+    List<EndpointSpec> api = List.of(new EndpointSpec("10.0.1.1", 80, "a", 1, 0, EndpointState.READY, "file:x"));
+    var drain = new OperatorOverride.Drain(new EndpointRef("api", "10.0.1.1", 80), "alice", "", T0, Duration.ZERO);
+
+    Lifecycle.Result r = Lifecycle.apply(Map.of("web", web, "api", api), List.of(drain), List.of(), T0);
+
+    assertThat(r.endpoints().get("web")).isSameAs(web);
+    assertThat(r.endpoints().get("api")).isNotSameAs(api).extracting(EndpointSpec::state)
+        .containsExactly(EndpointState.DRAINING);
+    assertThat(r.endpoints()).containsOnlyKeys("api", "web");
+  }
+
+  @Test
+  void aDepartureIsAddedToACopyNeverToTheSourceList() {
+    List<EndpointSpec> web = List.of(B);
+    var departure = new Lifecycle.Departure(REF_A, A, T0, T0.plusSeconds(30));
+
+    Lifecycle.Result r = Lifecycle.apply(Map.of("web", web), List.of(), List.of(departure), T0.plusSeconds(1));
+
+    assertThat(web).containsExactly(B);
+    assertThat(r.endpoints().get("web")).containsExactly(B, A.withState(EndpointState.DRAINING));
+  }
+
+  @Test
+  void aDepartureOfAClusterNoSourceReportsAnyMoreStillDrains() {
+    var departure = new Lifecycle.Departure(REF_A, A, T0, T0.plusSeconds(30));
+
+    Lifecycle.Result r = Lifecycle.apply(Map.of(), List.of(), List.of(departure), T0.plusSeconds(1));
+
+    assertThat(r.endpoints().get("web")).containsExactly(A.withState(EndpointState.DRAINING));
+  }
 }

@@ -19,6 +19,10 @@ import java.util.function.Predicate;
  * drained like an operator drain before it disappears — DRAINING until every client holding its
  * cluster has ACKed an epoch in which it was DRAINING, and its cluster's drain timeout has passed.
  * Confined to the reconciler's thread.
+ *
+ * <p>Only clusters whose list differs between what clients hold and what sources say now can have
+ * new departures, so an epoch looks at the endpoints of those clusters and of the endpoints
+ * already leaving, not at every endpoint.
  */
 final class Departures {
 
@@ -38,10 +42,12 @@ final class Departures {
    */
   List<Lifecycle.Departure> update(Map<String, List<EndpointSpec>> published, Map<String, List<EndpointSpec>> current,
       Function<String, Duration> drainTimeout, Predicate<EndpointRef> acknowledged, Instant now) {
-    Set<EndpointRef> present = new HashSet<>();
-    current.forEach((cluster, list) -> list.forEach(e -> present.add(EndpointRef.of(cluster, e))));
+    Refs present = new Refs(current);
     leaving.keySet().removeIf(present::contains);
-    published.forEach((cluster, list) -> {
+    ClusterPairs.forEach(published, current, (cluster, list, now_) -> {
+      if (now_ == list || list.equals(now_)) {
+        return; // every endpoint clients hold is still there
+      }
       for (EndpointSpec e : list) {
         EndpointRef ref = EndpointRef.of(cluster, e);
         if (!present.contains(ref) && !leaving.containsKey(ref) && e.state() != EndpointState.EJECTED) {
@@ -50,8 +56,7 @@ final class Departures {
       }
     });
     // Forget what is gone from what clients hold too: it has been removed for good.
-    Set<EndpointRef> held = new HashSet<>();
-    published.forEach((cluster, list) -> list.forEach(e -> held.add(EndpointRef.of(cluster, e))));
+    Refs held = new Refs(published);
     leaving.entrySet().removeIf(en -> !held.contains(en.getKey()) && !now.isBefore(en.getValue().deadline()));
     return leaving.entrySet().stream().map(en -> {
       Leaving l = en.getValue();
@@ -61,5 +66,23 @@ final class Departures {
       }
       return new Lifecycle.Departure(en.getKey(), l.lastSeen(), l.since(), removeAfter);
     }).toList();
+  }
+
+  /** Membership in an endpoint model, indexing a cluster's endpoints only when asked about it. */
+  private static final class Refs {
+    private final Map<String, List<EndpointSpec>> endpoints;
+    private final Map<String, Set<EndpointRef>> indexed = new HashMap<>();
+
+    Refs(Map<String, List<EndpointSpec>> endpoints) {
+      this.endpoints = endpoints;
+    }
+
+    boolean contains(EndpointRef ref) {
+      return indexed.computeIfAbsent(ref.cluster(), cluster -> {
+        Set<EndpointRef> refs = new HashSet<>();
+        endpoints.getOrDefault(cluster, List.of()).forEach(e -> refs.add(EndpointRef.of(cluster, e)));
+        return refs;
+      }).contains(ref);
+    }
   }
 }

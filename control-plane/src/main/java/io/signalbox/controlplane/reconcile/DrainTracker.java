@@ -5,8 +5,10 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,19 +22,49 @@ final class DrainTracker {
   private final XdsServer xds;
   // Written by the writer after each publish, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
+  // The endpoints of the snapshot noted last; writer thread only.
+  private Map<String, List<EndpointSpec>> noted = Map.of();
 
   DrainTracker(XdsServer xds) {
     this.xds = xds;
   }
 
-  /** Records the DRAINING endpoints of a snapshot just published (or restored). */
+  /**
+   * Records the DRAINING endpoints of a snapshot just published (or restored). Only clusters whose
+   * endpoint list is not the one noted last time are looked at: the others drain what they drained.
+   */
   void note(Snapshot snapshot) {
-    Set<EndpointRef> draining = new HashSet<>();
-    snapshot.endpoints().forEach((cluster, list) -> list.stream()
-        .filter(e -> e.state() == EndpointState.DRAINING)
-        .forEach(e -> draining.add(EndpointRef.of(cluster, e))));
-    drainingSince.keySet().retainAll(draining);
-    draining.forEach(ref -> drainingSince.putIfAbsent(ref, snapshot.epoch()));
+    Map<String, List<EndpointSpec>> next = snapshot.endpoints();
+    int kept = ClusterPairs.forEach(next, noted, (cluster, list, before) -> {
+      if (before == list || list.equals(before)) {
+        return;
+      }
+      Set<EndpointRef> draining = new HashSet<>();
+      list.stream().filter(e -> e.state() == EndpointState.DRAINING)
+          .forEach(e -> draining.add(EndpointRef.of(cluster, e)));
+      forget(cluster, before, draining);
+      draining.forEach(ref -> drainingSince.putIfAbsent(ref, snapshot.epoch()));
+    });
+    if (kept < noted.size()) {
+      noted.forEach((cluster, list) -> {
+        if (!next.containsKey(cluster)) {
+          forget(cluster, list, Set.of());
+        }
+      });
+    }
+    noted = next;
+  }
+
+  private void forget(String cluster, List<EndpointSpec> before, Set<EndpointRef> stillDraining) {
+    if (before == null) {
+      return;
+    }
+    for (EndpointSpec e : before) {
+      EndpointRef ref = EndpointRef.of(cluster, e);
+      if (!stillDraining.contains(ref)) {
+        drainingSince.remove(ref);
+      }
+    }
   }
 
   Long drainingSince(EndpointRef endpoint) {

@@ -5,6 +5,9 @@ import io.signalbox.source.SourceState;
 import io.signalbox.validation.Violation;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +17,28 @@ import java.util.TreeMap;
  * Unions the endpoints of every source per cluster. The same address:port from two sources with
  * the same attributes is one endpoint; with different attributes it is a conflict, reported as a
  * violation rather than silently resolved.
+ *
+ * <p>An instance remembers each cluster's inputs and result: a cluster whose sources report the
+ * same lists as last time (the same instances, or equal ones) gets the same result list instance
+ * back without being merged again, so one changed endpoint costs one cluster's merge, and the stages
+ * after it can tell unchanged clusters by identity. Confined to the reconciler's thread.
  */
 final class EndpointMerge {
-  private EndpointMerge() {}
 
   record Result(Map<String, List<EndpointSpec>> endpoints, List<Violation> conflicts) {}
+
+  /** One source's list for one cluster. */
+  private record Input(String sourceId, List<EndpointSpec> endpoints) {}
+
+  /** A conflict found while merging one cluster, with the source whose endpoint raised it. */
+  private record Found(String sourceId, Violation violation) {}
+
+  private record Merged(List<Input> inputs, List<EndpointSpec> endpoints, List<Found> conflicts) {}
+
+  private final Map<String, Merged> byCluster = new HashMap<>();
+  // What the last update returned, updated in place: rebuilding a 10,000-entry tree costs milliseconds.
+  private final TreeMap<String, List<EndpointSpec>> served = new TreeMap<>();
+  private List<String> precedence = List.of();
 
   static Result merge(Collection<SourceState> sources) {
     return merge(sources, List.of());
@@ -30,37 +50,167 @@ final class EndpointMerge {
    *     kept and the conflict is a warning
    */
   static Result merge(Collection<SourceState> sources, List<String> precedence) {
-    Map<String, Map<String, EndpointSpec>> byCluster = new TreeMap<>();
-    List<Violation> conflicts = new ArrayList<>();
-    sources.stream()
-        .sorted(java.util.Comparator.comparing(SourceState::sourceId))
-        .forEach(source -> source.endpoints().forEach((cluster, list) -> {
-          Map<String, EndpointSpec> known = byCluster.computeIfAbsent(cluster, c -> new LinkedHashMap<>());
-          for (EndpointSpec e : list) {
-            EndpointSpec existing = known.putIfAbsent(e.key(), e);
-            if (existing != null && existing != e && !sameAttributes(existing, e) && existing.origin() != null
-                && !existing.origin().equals(e.origin())) {
-              int rankExisting = rank(precedence, existing.origin());
-              int rankNew = rank(precedence, e.origin());
-              if (rankExisting >= 0 && rankNew >= 0 && rankExisting != rankNew) {
-                EndpointSpec winner = rankNew < rankExisting ? e : existing;
-                known.put(e.key(), winner);
-                conflicts.add(Violation.warning("source.precedence", e.origin(),
-                    "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
-                    "reported differently by " + existing.origin() + " and " + e.origin() + "; "
-                        + winner.origin() + " wins by sources.precedence"));
-                continue;
-              }
-              conflicts.add(Violation.error("source.conflict", e.origin(),
-                  "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
-                  "also reported by " + existing.origin() + " with different attributes ("
-                      + describe(existing) + " vs " + describe(e) + ")"));
-            }
+    return new EndpointMerge().update(sources, precedence);
+  }
+
+  /** {@link #merge}, re-merging only the clusters whose inputs changed since the last call. */
+  Result update(Collection<SourceState> sources, List<String> precedence) {
+    if (!precedence.equals(this.precedence)) {
+      byCluster.clear();
+      this.precedence = List.copyOf(precedence);
+    }
+    List<SourceState> sorted = sources.stream().sorted(Comparator.comparing(SourceState::sourceId)).toList();
+    List<String> withConflicts = new ArrayList<>();
+    Iterator<Map.Entry<String, List<EndpointSpec>>> previous = served.entrySet().iterator();
+    boolean[] sameClusters = {true};
+    List<String> names = new ArrayList<>(served.size());
+    List<List<EndpointSpec>> lists = new ArrayList<>(served.size());
+    byClusterOf(sorted, (cluster, in) -> {
+      Merged m = byCluster.get(cluster);
+      if (m == null || !sameInputs(m.inputs(), in)) {
+        Merged fresh = mergeCluster(cluster, in);
+        // A changed input that merges to the same list keeps the old instance: nothing downstream changed.
+        m = m != null && m.endpoints().equals(fresh.endpoints())
+            ? new Merged(in, m.endpoints(), fresh.conflicts()) : fresh;
+        byCluster.put(cluster, m);
+      }
+      if (!m.conflicts().isEmpty()) {
+        withConflicts.add(cluster);
+      }
+      names.add(cluster);
+      lists.add(m.endpoints());
+      if (sameClusters[0] && previous.hasNext()) {
+        Map.Entry<String, List<EndpointSpec>> entry = previous.next();
+        if (entry.getKey().equals(cluster)) {
+          if (entry.getValue() != m.endpoints()) {
+            entry.setValue(m.endpoints());
           }
-        }));
-    Map<String, List<EndpointSpec>> merged = new TreeMap<>();
-    byCluster.forEach((cluster, eps) -> merged.put(cluster, List.copyOf(eps.values())));
-    return new Result(merged, conflicts);
+          return;
+        }
+      }
+      sameClusters[0] = false;
+    });
+    if (!sameClusters[0] || previous.hasNext()) {
+      // Clusters came or went: rebuild what is served (rare; otherwise it is updated in place above).
+      served.clear();
+      for (int i = 0; i < names.size(); i++) {
+        served.put(names.get(i), lists.get(i));
+      }
+    }
+    if (byCluster.size() > served.size()) {
+      byCluster.keySet().retainAll(served.keySet());
+    }
+    // A copy of a sorted map is built in one pass; the caller may keep it while this one changes.
+    return new Result(new TreeMap<>(served), conflicts(sorted, withConflicts));
+  }
+
+  @FunctionalInterface
+  private interface ClusterInputs {
+    void accept(String cluster, List<Input> inputs);
+  }
+
+  /**
+   * Every cluster any source reports, in name order, with each source's list for it (sources by
+   * id): one pass over the sources' maps, which {@link SourceState} keeps sorted by cluster name.
+   */
+  private static void byClusterOf(List<SourceState> sorted, ClusterInputs action) {
+    if (sorted.size() == 1) {
+      SourceState only = sorted.get(0);
+      only.endpoints().forEach((cluster, list) -> action.accept(cluster, List.of(new Input(only.sourceId(), list))));
+      return;
+    }
+    List<Iterator<Map.Entry<String, List<EndpointSpec>>>> iterators = new ArrayList<>();
+    List<Map.Entry<String, List<EndpointSpec>>> heads = new ArrayList<>();
+    for (SourceState source : sorted) {
+      Iterator<Map.Entry<String, List<EndpointSpec>>> it = source.endpoints().entrySet().iterator();
+      iterators.add(it);
+      heads.add(it.hasNext() ? it.next() : null);
+    }
+    while (true) {
+      String cluster = null;
+      for (Map.Entry<String, List<EndpointSpec>> head : heads) {
+        if (head != null && (cluster == null || head.getKey().compareTo(cluster) < 0)) {
+          cluster = head.getKey();
+        }
+      }
+      if (cluster == null) {
+        return;
+      }
+      List<Input> inputs = new ArrayList<>(2);
+      for (int i = 0; i < heads.size(); i++) {
+        Map.Entry<String, List<EndpointSpec>> head = heads.get(i);
+        if (head != null && head.getKey().equals(cluster)) {
+          inputs.add(new Input(sorted.get(i).sourceId(), head.getValue()));
+          heads.set(i, iterators.get(i).hasNext() ? iterators.get(i).next() : null);
+        }
+      }
+      action.accept(cluster, inputs);
+    }
+  }
+
+  /**
+   * Conflicts in the order a single pass over the sources (by id), their clusters and endpoints
+   * finds them, whichever clusters were merged this time.
+   */
+  private List<Violation> conflicts(List<SourceState> sorted, List<String> clusters) {
+    if (clusters.isEmpty()) {
+      return new ArrayList<>();
+    }
+    List<Violation> out = new ArrayList<>();
+    for (SourceState source : sorted) {
+      for (String cluster : clusters) {
+        for (Found f : byCluster.get(cluster).conflicts()) {
+          if (f.sourceId().equals(source.sourceId())) {
+            out.add(f.violation());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean sameInputs(List<Input> a, List<Input> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      Input x = a.get(i);
+      Input y = b.get(i);
+      if (!x.sourceId().equals(y.sourceId())
+          || (x.endpoints() != y.endpoints() && !x.endpoints().equals(y.endpoints()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Merged mergeCluster(String cluster, List<Input> inputs) {
+    Map<String, EndpointSpec> known = new LinkedHashMap<>();
+    List<Found> conflicts = new ArrayList<>();
+    for (Input input : inputs) {
+      for (EndpointSpec e : input.endpoints()) {
+        EndpointSpec existing = known.putIfAbsent(e.key(), e);
+        if (existing != null && existing != e && !sameAttributes(existing, e) && existing.origin() != null
+            && !existing.origin().equals(e.origin())) {
+          int rankExisting = rank(precedence, existing.origin());
+          int rankNew = rank(precedence, e.origin());
+          if (rankExisting >= 0 && rankNew >= 0 && rankExisting != rankNew) {
+            EndpointSpec winner = rankNew < rankExisting ? e : existing;
+            known.put(e.key(), winner);
+            conflicts.add(new Found(input.sourceId(), Violation.warning("source.precedence", e.origin(),
+                "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
+                "reported differently by " + existing.origin() + " and " + e.origin() + "; "
+                    + winner.origin() + " wins by sources.precedence")));
+            continue;
+          }
+          conflicts.add(new Found(input.sourceId(), Violation.error("source.conflict", e.origin(),
+              "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
+              "also reported by " + existing.origin() + " with different attributes ("
+                  + describe(existing) + " vs " + describe(e) + ")")));
+        }
+      }
+    }
+    return new Merged(inputs, List.copyOf(known.values()), List.copyOf(conflicts));
   }
 
   private static int rank(List<String> precedence, String origin) {

@@ -2,18 +2,17 @@ package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.lifecycle.OperatorOverride;
-import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.validation.Guards;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +32,7 @@ public final class HeldUpdates {
   private record Pending(int hash, Held held) {}
 
   private final Map<String, Pending> held = new ConcurrentHashMap<>();
+  private final GuardChecks guards = new GuardChecks();
   private final Map<String, Integer> confirmed = new ConcurrentHashMap<>();
   private volatile Duration stableFor;
 
@@ -62,14 +62,18 @@ public final class HeldUpdates {
 
   /** On the reconciler's thread: {@code endpoints} with held clusters replaced by what clients hold. */
   Outcome apply(Snapshot published, Map<String, List<EndpointSpec>> endpoints, List<OperatorOverride> overrides,
-      Function<String, ClusterSpec> clusters, Instant now) {
+      ClusterSpecs clusters, Instant now) {
     if (published == null) {
       return new Outcome(endpoints, null);
     }
-    Set<String> intended = new HashSet<>();
+    Map<String, Set<String>> intended = new HashMap<>();
     overrides.stream().filter(o -> !(o instanceof OperatorOverride.Weight))
-        .forEach(o -> intended.add(o.endpoint().cluster() + "/" + o.endpoint().key()));
-    List<Guards.Hold> holds = Guards.check(published.endpoints(), endpoints, clusters, intended);
+        .forEach(o -> intended.computeIfAbsent(o.endpoint().cluster(), c -> new HashSet<>())
+            .add(o.endpoint().cluster() + "/" + o.endpoint().key()));
+    List<Guards.Hold> holds = guards.check(published.endpoints(), endpoints, clusters, intended);
+    if (holds.isEmpty() && held.isEmpty() && confirmed.isEmpty()) {
+      return new Outcome(endpoints, null);
+    }
     Map<String, List<EndpointSpec>> out = new TreeMap<>(endpoints);
     Set<String> stillHeld = new HashSet<>();
     Instant next = null;

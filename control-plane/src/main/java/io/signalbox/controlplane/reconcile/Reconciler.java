@@ -62,6 +62,7 @@ public final class Reconciler implements AutoCloseable {
   private final EpochHistory history;
   private final Interventions interventions;
   private final Departures departures = new Departures();
+  private final EndpointMerge merge = new EndpointMerge();
   private volatile List<String> sourcePrecedence = List.of();
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
   private final DrainTracker drains;
@@ -70,6 +71,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
+  private volatile ClusterSpecs clusterSpecs = new ClusterSpecs(null);
   private volatile String configCause = "startup";
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
 
@@ -157,12 +159,16 @@ public final class Reconciler implements AutoCloseable {
    * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
    */
   public io.signalbox.model.ClusterSpec clusterSpec(String name) {
-    DesiredStateTemplate template = config;
-    if (template == null) {
-      return io.signalbox.model.ClusterSpec.named(name);
+    return clusterSpecs(config).get(name);
+  }
+
+  private ClusterSpecs clusterSpecs(DesiredStateTemplate template) {
+    ClusterSpecs specs = clusterSpecs;
+    if (specs.template() != template) {
+      specs = new ClusterSpecs(template);
+      clusterSpecs = specs;
     }
-    return template.with(Map.of(name, List.of())).clusters().stream()
-        .filter(c -> name.equals(c.name())).findFirst().orElse(io.signalbox.model.ClusterSpec.named(name));
+    return specs;
   }
 
   /** Operator overrides, rollbacks and the freeze. */
@@ -214,7 +220,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     long started = System.nanoTime();
-    EndpointMerge.Result merged = EndpointMerge.merge(sources.values(), sourcePrecedence);
+    EndpointMerge.Result merged = merge.update(sources.values(), sourcePrecedence);
     DesiredState desired = template.with(lifecycle(template, merged.endpoints()));
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
@@ -293,11 +299,12 @@ public final class Reconciler implements AutoCloseable {
     List<OperatorOverride> overrides = interventions.overrides();
     Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
     Snapshot p = published;
+    ClusterSpecs specs = clusterSpecs(template);
     List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
-        current.endpoints(), drainTimeouts(template, p.endpoints().keySet()), this::drainAcknowledged, now);
+        current.endpoints(), drainTimeouts(specs, p.endpoints()), this::drainAcknowledged, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
     lastCauses = result.causes();
-    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, this::clusterSpec, now);
+    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, specs, now);
     wakeAt(earliest(result.nextChange(), guarded.nextChange()));
     return guarded.endpoints();
   }
@@ -334,13 +341,11 @@ public final class Reconciler implements AutoCloseable {
    * @param published the clusters clients hold: a departing endpoint's cluster is one of them, and
    *     a cluster only a source discovered takes {@code clusterDefaults.drainTimeout} too
    */
-  private static java.util.function.Function<String, Duration> drainTimeouts(DesiredStateTemplate template,
-      java.util.Set<String> published) {
-    Map<String, List<EndpointSpec>> clusters = new java.util.HashMap<>();
-    published.forEach(name -> clusters.put(name, List.of()));
-    Map<String, Duration> declared = new java.util.HashMap<>();
-    template.with(clusters).clusters().forEach(c -> declared.put(c.name(), c.effectiveDrainTimeout()));
-    return cluster -> declared.getOrDefault(cluster, io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT);
+  private static java.util.function.Function<String, Duration> drainTimeouts(ClusterSpecs specs,
+      Map<String, List<EndpointSpec>> published) {
+    // Asked only for endpoints that start leaving: looked up then, not for every published cluster.
+    return cluster -> published.containsKey(cluster) ? specs.get(cluster).effectiveDrainTimeout()
+        : io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT;
   }
 
   /**

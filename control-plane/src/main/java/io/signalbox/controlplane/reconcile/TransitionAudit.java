@@ -7,6 +7,7 @@ import io.signalbox.store.AuditEntry;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,20 @@ final class TransitionAudit {
 
   private TransitionAudit() {}
 
+  private record Changed(String cluster, List<EndpointSpec> before, List<EndpointSpec> after) {}
+
+  /** The clusters of {@code published} whose endpoints are not those of {@code parent}, in order. */
+  private static List<Changed> changed(Snapshot parent, Snapshot published) {
+    List<Changed> out = new ArrayList<>();
+    ClusterPairs.forEach(published.endpoints(), parent.endpoints(), (cluster, after, before) -> {
+      // The same endpoints in the same states have no transition: most clusters, most epochs.
+      if (before != after && !after.equals(before)) {
+        out.add(new Changed(cluster, before == null ? List.of() : before, after));
+      }
+    });
+    return out;
+  }
+
   static void record(SnapshotStore store, Snapshot parent, Snapshot published, Map<EndpointRef, String> causes,
       Instant at) {
     if (parent == null) {
@@ -33,11 +48,11 @@ final class TransitionAudit {
     int written = 0;
     int skipped = 0;
     try {
-      for (var entry : published.endpoints().entrySet()) {
-        String cluster = entry.getKey();
+      for (Changed changed : changed(parent, published)) {
+        String cluster = changed.cluster();
         Map<String, EndpointSpec> before = new HashMap<>();
-        parent.endpoints().getOrDefault(cluster, List.of()).forEach(e -> before.put(e.key(), e));
-        for (EndpointSpec e : entry.getValue()) {
+        changed.before().forEach(e -> before.put(e.key(), e));
+        for (EndpointSpec e : changed.after()) {
           EndpointSpec old = before.remove(e.key());
           if (old != null && old.state() == e.state()) {
             continue;

@@ -1,0 +1,135 @@
+package io.signalbox.bench.jmh;
+
+import io.signalbox.bench.Workload;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.source.SourceState;
+import io.signalbox.source.file.EndpointFile;
+import io.signalbox.source.file.FileEndpointSource;
+import io.signalbox.source.file.WatchedFile;
+import io.signalbox.source.yaml.Parsed;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The file source's share of a one-endpoint change at 10,000 clusters × 10 endpoints: it re-reads
+ * and re-parses the whole file whatever changed. {@code parse} is {@link EndpointFile#parse} of the
+ * text alone; {@code fileChangeToSourceState} renames a new version of the file into place and
+ * waits for the {@link FileEndpointSource} to publish its state, with no quiet period (the default
+ * waits 100 ms for the file to hold still, by design, on top of this).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx4g"})
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 5)
+public class FileSourceBenchmarks {
+
+  private static final Duration TIMEOUT = Duration.ofMinutes(1);
+
+  @Param({"10000"})
+  int clusters;
+
+  @Param({"10"})
+  int endpoints;
+
+  private final String[] texts = new String[2];
+  private Path dir;
+  private Path file;
+  private FileEndpointSource source;
+  // Guards `latest`; the benchmark thread waits on it for the watcher's publish.
+  private final Object lock = new Object();
+  private SourceState latest;
+  private long invocation;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException, InterruptedException {
+    Workload workload = new Workload(clusters, endpoints);
+    texts[0] = workload.endpointFile(0);
+    texts[1] = workload.endpointFile(1);
+    dir = Files.createTempDirectory("signalbox-file-bench");
+    file = dir.resolve("endpoints.yaml");
+    Files.writeString(file, texts[0]);
+    source = new FileEndpointSource(file, new WatchedFile.Timing(Duration.ZERO, Duration.ofSeconds(1)));
+    source.start(state -> {
+      synchronized (lock) {
+        latest = state;
+        lock.notifyAll();
+      }
+    });
+    awaitGeneration(1);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    source.close();
+    try (var files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        Files.delete(p);
+      }
+    }
+    Files.delete(dir);
+  }
+
+  /** {@link EndpointFile#parse} of the whole 10,000-cluster file. */
+  @Benchmark
+  public Map<String, List<EndpointSpec>> parse() {
+    Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(texts[1], file.toString());
+    if (!(parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok)) {
+      throw new IllegalStateException("the benchmark file does not parse: " + parsed.violations());
+    }
+    return ok.value();
+  }
+
+  /** Writes the next version beside the file, outside the measurement (an editor's work, not ours). */
+  @Setup(Level.Invocation)
+  public void writeNext() throws IOException {
+    Files.writeString(dir.resolve("endpoints.yaml.next"), texts[(int) (++invocation % 2)]);
+  }
+
+  /** A new version renamed into place → the source's full state published (read, hash, parse). */
+  @Benchmark
+  public SourceState fileChangeToSourceState() throws IOException, InterruptedException {
+    long before;
+    synchronized (lock) {
+      before = latest.generation();
+    }
+    Files.move(dir.resolve("endpoints.yaml.next"), file, StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
+    return awaitGeneration(before + 1);
+  }
+
+  private SourceState awaitGeneration(long generation) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    synchronized (lock) {
+      while (latest == null || latest.generation() < generation) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException("the file source did not publish generation " + generation + " within "
+              + TIMEOUT);
+        }
+        lock.wait(Math.max(1, left / 1_000_000));
+      }
+      return latest;
+    }
+  }
+}
