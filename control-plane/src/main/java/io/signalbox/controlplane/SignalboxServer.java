@@ -110,7 +110,7 @@ public final class SignalboxServer implements AutoCloseable {
         restored == null ? Set.of() : sources.stream().map(EndpointSource::id).collect(Collectors.toSet()), reconciler);
     sources.forEach(source -> source.start(firstSync::offerSource));
     // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
-    firstSync.offerConfig(config::desiredState, "startup");
+    firstSync.offerConfig(config.desiredStates()::apply, "startup");
 
     Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
     WatchedFile configWatch;
@@ -141,7 +141,7 @@ public final class SignalboxServer implements AutoCloseable {
   static void reload(Path configFile, Reconciler reconciler, FirstSync firstSync, String cause) {
     Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
-      firstSync.offerConfig(ok.value()::desiredState, cause);
+      firstSync.offerConfig(ok.value().desiredStates()::apply, cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
       log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,

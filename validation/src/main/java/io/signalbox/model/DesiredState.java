@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -26,11 +27,20 @@ public record DesiredState(
     listeners = listeners == null ? List.of() : List.copyOf(listeners);
     routeConfigs = routeConfigs == null ? List.of() : List.copyOf(routeConfigs);
     clusters = clusters == null ? List.of() : List.copyOf(clusters);
-    Map<String, List<EndpointSpec>> copy = new TreeMap<>();
-    if (endpoints != null) {
-      endpoints.forEach((cluster, list) -> copy.put(cluster, List.copyOf(list)));
+    TreeMap<String, List<EndpointSpec>> copy;
+    if (endpoints instanceof SortedMap<String, List<EndpointSpec>> sorted && sorted.comparator() == null) {
+      // Linear (TreeMap builds from sorted input without comparing); one put per entry was
+      // n log n string comparisons per epoch at 10,000 clusters.
+      copy = new TreeMap<>(sorted);
+    } else {
+      copy = new TreeMap<>();
+      if (endpoints != null) {
+        copy.putAll(endpoints);
+      }
     }
-    endpoints = Collections.unmodifiableMap(copy);
+    // List.copyOf returns an already immutable list itself: unchanged clusters keep their instance.
+    copy.replaceAll((cluster, list) -> List.copyOf(list));
+    endpoints = Collections.unmodifiableSortedMap(copy);
   }
 
   /** The same state with {@code cluster}'s endpoints replaced. */

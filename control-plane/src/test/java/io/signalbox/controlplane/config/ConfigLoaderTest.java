@@ -297,4 +297,25 @@ class ConfigLoaderTest {
         .isEqualTo(new ClusterSpec("discovered", LbPolicy.LEAST_REQUEST, Duration.ofSeconds(2), null, null, null,
             null, null, null, null, null, 2, null));
   }
+
+  @Test
+  void derivesEachDiscoveredClusterOncePerConfigInNameOrderAfterTheDeclaredOnes() {
+    SignalboxConfig config =
+        ok("""
+            clusterDefaults: { lbPolicy: LEAST_REQUEST }
+            clusters:
+              - { name: m }
+            """);
+    List<EndpointSpec> one = List.of(new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:e.yaml"));
+    var states = config.desiredStates();
+
+    DesiredState first = states.apply(Map.of("z", one, "m", one, "b", one));
+    DesiredState second = states.apply(new java.util.TreeMap<>(Map.of("b", one, "c", one)));
+
+    assertThat(first.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b", "z");
+    assertThat(first.clusters()).isEqualTo(config.desiredState(Map.of("z", one, "m", one, "b", one)).clusters());
+    assertThat(second.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b", "c");
+    assertThat(second.clusters().get(1)).isSameAs(first.clusters().get(1));
+    assertThat(second.clusters().get(2)).isEqualTo(config.clusterFor("c"));
+  }
 }
