@@ -36,6 +36,21 @@ final class EpochChain {
     boolean extendable() {
       return depth < MAX_DEPTH && deltaBytes < checkpointBytes;
     }
+
+    /**
+     * Half-way to either bound: time to rewrite this row as a checkpoint once its epoch is
+     * published ({@link SnapshotStore#checkpoint}), so that no append has to write the whole state
+     * inside the publish path.
+     */
+    boolean checkpointDue() {
+      return depth > 0 && (depth >= MAX_DEPTH / 2 || 2 * deltaBytes >= checkpointBytes);
+    }
+  }
+
+  /** The link of {@code full} rewritten as a checkpoint. */
+  static Link checkpointOf(SnapshotEnvelope full) {
+    check(full, full.getEpoch(), false);
+    return new Link(full.getEpoch(), full.getEpoch(), 0, full.getSerializedSize(), 0);
   }
 
   private EpochChain() {}

@@ -60,6 +60,30 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public boolean checkpointDue() {
+    synchronized (lock) {
+      return tip != null && tip.checkpointDue();
+    }
+  }
+
+  @Override
+  public void checkpoint(SnapshotEnvelope full) {
+    EpochChain.Link link = EpochChain.checkpointOf(full);
+    synchronized (lock) {
+      long epoch = full.getEpoch();
+      EpochRecord record = records.get(epoch);
+      if (tip == null || tip.epoch() != epoch || tip.depth() == 0 || lastEpoch != epoch || record == null
+          || !record.contentHash().equals(full.getContentHash())) {
+        return;
+      }
+      envelopes.put(epoch, full);
+      rows.put(epoch, new EpochChain.Row(epoch, full.getParentEpoch(), epoch));
+      tip = link;
+      fullEnvelopes.remember(full);
+    }
+  }
+
+  @Override
   public Optional<SnapshotEnvelope> latest() {
     synchronized (lock) {
       return rows.isEmpty() ? Optional.empty() : load(rows.lastKey());

@@ -172,6 +172,48 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private record Written<S>(S sealed, EpochChain.Stored stored) {}
 
   @Override
+  public boolean checkpointDue() {
+    synchronized (tipLock) {
+      return tip != null && tip.checkpointDue();
+    }
+  }
+
+  @Override
+  public void checkpoint(SnapshotEnvelope full) {
+    long started = System.nanoTime();
+    EpochChain.Link link = EpochChain.checkpointOf(full);
+    EpochChain.Link current;
+    synchronized (tipLock) {
+      current = tip;
+    }
+    if (current == null || current.epoch() != full.getEpoch() || current.depth() == 0) {
+      return;
+    }
+    boolean rewritten = call("write checkpoint", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // The counter row serializes this with appends and prune, as they are serialized with each other.
+      long last = t.select(EPOCH_COUNTER.LAST_EPOCH).from(EPOCH_COUNTER).where(EPOCH_COUNTER.ID.eq(1))
+          .forUpdate().fetchSingle().value1();
+      return last == full.getEpoch() && t.update(EPOCHS)
+          .set(EPOCHS.ENVELOPE, full.toByteArray())
+          .set(EPOCHS.BASE_EPOCH, full.getEpoch())
+          .where(EPOCHS.EPOCH.eq(full.getEpoch())
+              .and(EPOCHS.BASE_EPOCH.eq(current.baseEpoch()))
+              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash())))
+          .execute() == 1;
+    }));
+    if (rewritten) {
+      synchronized (tipLock) {
+        if (tip == current) {
+          tip = link;
+        }
+      }
+      fullEnvelopes.remember(full);
+      log.debug("Rewrote epoch {} as a checkpoint in {} ms", full.getEpoch(), (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+
+  @Override
   public Optional<SnapshotEnvelope> latest() {
     return call("read latest epoch", () -> inSnapshot(t -> t.select(EPOCHS.EPOCH, EPOCHS.BASE_EPOCH).from(EPOCHS)
         .orderBy(EPOCHS.EPOCH.desc()).limit(1)

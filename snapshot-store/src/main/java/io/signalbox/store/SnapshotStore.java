@@ -28,6 +28,24 @@ public interface SnapshotStore extends AutoCloseable {
    */
   Optional<SnapshotEnvelope> latest();
 
+  /**
+   * Whether the newest epoch this store appended should be rewritten as a full checkpoint
+   * ({@link #checkpoint}): its chain of deltas is half-way to the bound at which the next append
+   * would have to store the whole state itself.
+   */
+  default boolean checkpointDue() {
+    return false;
+  }
+
+  /**
+   * Rewrites the newest epoch this store appended, {@code full.getEpoch()}, as a full checkpoint,
+   * so that later deltas build on it. Called after that epoch was published, off the path from
+   * change to client. Does nothing if another epoch was appended meanwhile or the row is already a
+   * checkpoint; a checkpoint that is never written only means a later append writes one.
+   */
+  default void checkpoint(SnapshotEnvelope full) {
+  }
+
   /** The stored epoch's full envelope, as {@link #latest()}. */
   Optional<SnapshotEnvelope> load(long epoch);
 

@@ -137,6 +137,50 @@ abstract class DeltaChainContract {
   }
 
   @Test
+  void aCheckpointWrittenAfterPublishingAnchorsTheChainsThatFollow() {
+    int half = EpochChain.MAX_DEPTH / 2;
+    appendChain(half - 1);
+    assertThat(store.checkpointDue()).isFalse();
+    append();
+    assertThat(store.checkpointDue()).isTrue();
+    long checkpoint = sealed.size();
+
+    store.checkpoint(sealed.get((int) checkpoint - 1));
+
+    assertThat(store.checkpointDue()).isFalse();
+    for (int i = 0; i < 3; i++) {
+      sealer.put(CLUSTERS, "after-" + i, "v");
+      append();
+    }
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    // The newest two need nothing older than the checkpoint any more.
+    store.prune(2, Set.of());
+    assertThat(store.epochs(200, Long.MAX_VALUE)).extracting(EpochRecord::epoch)
+        .containsExactly(checkpoint + 3, checkpoint + 2, checkpoint + 1, checkpoint);
+    assertThat(store.load(checkpoint)).contains(sealed.get((int) checkpoint - 1));
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+  }
+
+  @Test
+  void aCheckpointOfAnEpochThatIsNoLongerTheNewestChangesNothing() {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    sealer.put(CLUSTERS, "late", "v");
+    append();
+
+    store.checkpoint(due);
+
+    assertThat(store.checkpointDue()).isTrue();
+    store.prune(1, Set.of());
+    assertThat(store.epochs(200, Long.MAX_VALUE)).hasSize(sealed.size());
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+  }
+
+  @Test
   void aSealerThatOffersNoDeltaGetsFullEpochsThatLoadTheSame() {
     sealer.offeringDeltas(false);
     appendChain(3);

@@ -287,6 +287,23 @@ public final class Reconciler implements AutoCloseable {
     log.info("published epoch {} ({}): {} clusters, {} endpoints changed, {} resources, {} ms", snapshot.epoch(), cause,
         snapshot.resources(XdsType.CLUSTER).size(), candidate.changed(XdsType.ENDPOINT).size(),
         snapshot.resourceCount(), tookMs);
+    checkpointIfDue(snapshot);
+  }
+
+  /**
+   * Stores {@code snapshot} whole, now that clients have it, when its chain of deltas is long:
+   * otherwise a later append would write the whole state (~0.3 s at 10,000 clusters) before that
+   * epoch could be published.
+   */
+  private void checkpointIfDue(Snapshot snapshot) {
+    try {
+      if (store.checkpointDue()) {
+        store.checkpoint(snapshot.toEnvelope());
+      }
+    } catch (StoreUnavailableException e) {
+      // The next append writes a checkpoint itself when the chain reaches its bound.
+      log.debug("checkpoint of epoch {} not written: {}", snapshot.epoch(), e.getMessage());
+    }
   }
 
   /**
