@@ -26,7 +26,7 @@ public final class Snapshot {
   private final Instant createdAt;
   private final Provenance provenance;
   private final Map<XdsType, TypeResources> types;
-  private final Map<String, List<EndpointSpec>> endpoints;
+  private final MerkleTreap<List<EndpointSpec>> endpoints;
 
   Snapshot(
       long epoch,
@@ -49,9 +49,8 @@ public final class Snapshot {
       copy.put(t, types.getOrDefault(t, TypeResources.empty(t)));
     }
     this.types = Collections.unmodifiableMap(copy);
-    Map<String, List<EndpointSpec>> eps = new TreeMap<>();
-    endpoints.forEach((k, v) -> eps.put(k, List.copyOf(v)));
-    this.endpoints = Collections.unmodifiableMap(eps);
+    // A candidate hands over the tree it built (values already copied), shared with its parent's.
+    this.endpoints = MerkleTreap.copyOf(endpoints, ContentHash.ENDPOINTS, List::copyOf);
   }
 
   public long epoch() {
@@ -80,6 +79,10 @@ public final class Snapshot {
 
   /** Cluster name -> endpoints with their lifecycle states, as validated for this epoch. */
   public Map<String, List<EndpointSpec>> endpoints() {
+    return endpoints;
+  }
+
+  MerkleTreap<List<EndpointSpec>> endpointTree() {
     return endpoints;
   }
 

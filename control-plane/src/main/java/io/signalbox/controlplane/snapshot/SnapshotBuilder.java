@@ -8,14 +8,13 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -36,23 +35,44 @@ public final class SnapshotBuilder {
     return serializations.sum();
   }
 
+  /**
+   * Versions {@code translated} against {@code parent}. Work is proportional to what changed plus
+   * one pass over the (name-ordered) inputs: unchanged resources and endpoint lists are recognised by
+   * identity (or equality) and their parent's tree nodes, bytes and hashes are shared.
+   */
   public SnapshotCandidate candidate(
       List<TranslatedResource> translated,
       Map<String, List<EndpointSpec>> endpoints,
       Snapshot parent,
       Provenance provenance) {
-    EnumMap<XdsType, Map<String, XdsResource>> byType = new EnumMap<>(XdsType.class);
+    EnumMap<XdsType, List<TranslatedResource>> listings = new EnumMap<>(XdsType.class);
     for (XdsType t : XdsType.values()) {
-      byType.put(t, new TreeMap<>());
+      listings.put(t, new ArrayList<>(t == XdsType.CLUSTER || t == XdsType.ENDPOINT ? translated.size() / 2 : 16));
     }
     for (TranslatedResource tr : translated) {
-      XdsResource previous = parent == null ? null : parent.resources(tr.type()).get(tr.name());
-      XdsResource resource = version(tr, previous);
-      if (byType.get(tr.type()).put(tr.name(), resource) != null) {
-        throw new IllegalArgumentException("translation produced two " + tr.type() + " named '" + tr.name() + "'");
-      }
+      listings.get(tr.type()).add(tr);
     }
-    return new SnapshotCandidate(parent, byType, endpoints, provenance, contentHash(byType, endpoints));
+    EnumMap<XdsType, TreapUpdate<XdsResource>> byType = new EnumMap<>(XdsType.class);
+    for (XdsType t : XdsType.values()) {
+      MerkleTreap<XdsResource> before = parent == null ? MerkleTreap.empty(ContentHash.RESOURCE)
+          : parent.resources(t).tree();
+      byType.put(t, TreapUpdate.of(before, listings.get(t), TranslatedResource::name, this::version,
+          name -> "translation produced two " + t + " named '" + name + "'"));
+    }
+    MerkleTreap<List<EndpointSpec>> endpointsBefore = parent == null ? MerkleTreap.empty(ContentHash.ENDPOINTS)
+        : parent.endpointTree();
+    TreapUpdate<List<EndpointSpec>> endpointUpdate = TreapUpdate.of(endpointsBefore, endpoints.entrySet(),
+        Map.Entry::getKey, SnapshotBuilder::endpointList, name -> "two endpoint lists for cluster '" + name + "'");
+    return new SnapshotCandidate(parent, byType, endpointUpdate.map(), provenance);
+  }
+
+  /** The parent's list when equal, so the next epoch recognises it by identity. */
+  private static List<EndpointSpec> endpointList(Map.Entry<String, List<EndpointSpec>> entry, List<EndpointSpec> was) {
+    List<EndpointSpec> now = entry.getValue();
+    if (was != null && (was == now || was.equals(now))) {
+      return was;
+    }
+    return List.copyOf(now);
   }
 
   private XdsResource version(TranslatedResource tr, XdsResource previous) {
@@ -97,23 +117,6 @@ public final class SnapshotBuilder {
 
   static String sha256(byte[] bytes) {
     return HexFormat.of().formatHex(digest().digest(bytes));
-  }
-
-  private static String contentHash(
-      Map<XdsType, Map<String, XdsResource>> byType, Map<String, List<EndpointSpec>> endpoints) {
-    MessageDigest digest = digest();
-    for (var typeEntry : byType.entrySet()) {
-      for (XdsResource r : typeEntry.getValue().values()) {
-        digest.update((typeEntry.getKey().name() + '\0' + r.name() + '\0' + r.version() + '\n')
-            .getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    // The endpoint model counts too: a WARMING endpoint that becomes EJECTED changes no xDS resource
-    // but is still a state transition worth an epoch.
-    new TreeMap<>(endpoints).forEach((cluster, list) -> list.forEach(e -> digest.update(
-        (cluster + '\0' + e.key() + '\0' + e.zone() + '\0' + e.weight() + '\0' + e.priority() + '\0'
-            + e.state() + '\0' + e.origin() + '\n').getBytes(StandardCharsets.UTF_8))));
-    return HexFormat.of().formatHex(digest.digest());
   }
 
   private static MessageDigest digest() {

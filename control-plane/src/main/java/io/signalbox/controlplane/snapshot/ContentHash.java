@@ -1,0 +1,71 @@
+package io.signalbox.controlplane.snapshot;
+
+import io.signalbox.model.EndpointSpec;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot's content hash: hex SHA-256 over the {@link MerkleTreap#fingerprint() Merkle
+ * fingerprints} of every type's resources (name and version of each) and of the endpoint model
+ * (every field of every endpoint, cluster by cluster). Equal content gives an equal hash however
+ * the snapshot was built, and a change re-hashes only the tree nodes it touched: at 10,000
+ * clusters, hashing everything again on every epoch was a large share of an epoch's cost.
+ */
+final class ContentHash {
+
+  /** A resource counts by its version (the hash of its serialization); the name is the key. */
+  static final MerkleTreap.ValueDigest<XdsResource> RESOURCE =
+      r -> r.version().getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * A cluster's endpoints count with every field, in order. The endpoint model counts too: a
+   * WARMING endpoint that becomes EJECTED changes no xDS resource but is still a state transition
+   * worth an epoch.
+   */
+  static final MerkleTreap.ValueDigest<List<EndpointSpec>> ENDPOINTS = ContentHash::endpoints;
+
+  private static final byte[] DOMAIN = "signalbox content v2".getBytes(StandardCharsets.UTF_8);
+
+  private ContentHash() {}
+
+  static String of(Map<XdsType, MerkleTreap<XdsResource>> resources, MerkleTreap<List<EndpointSpec>> endpoints) {
+    MessageDigest md = MerkleTreap.newSha256();
+    md.update(DOMAIN);
+    for (XdsType type : XdsType.ORDERED) {
+      MerkleTreap<XdsResource> byName = resources.get(type);
+      update(md, type.name());
+      md.update(byName == null ? MerkleTreap.empty(RESOURCE).fingerprint() : byName.fingerprint());
+    }
+    update(md, "endpoints");
+    md.update(endpoints.fingerprint());
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static byte[] endpoints(List<EndpointSpec> list) {
+    MessageDigest md = MerkleTreap.newSha256();
+    MerkleTreap.updateLength(md, list.size());
+    for (EndpointSpec e : list) {
+      update(md, e.address());
+      MerkleTreap.updateLength(md, e.port());
+      update(md, e.zone());
+      MerkleTreap.updateLength(md, e.weight());
+      MerkleTreap.updateLength(md, e.priority());
+      update(md, e.state() == null ? "" : e.state().name());
+      update(md, e.origin());
+    }
+    return md.digest();
+  }
+
+  private static void update(MessageDigest md, String s) {
+    if (s == null) {
+      MerkleTreap.updateLength(md, -1);
+      return;
+    }
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    MerkleTreap.updateLength(md, b.length);
+    md.update(b);
+  }
+}
