@@ -2,11 +2,13 @@ package io.signalbox.controlplane.translate;
 
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.model.ClusterSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The xDS resources one {@link io.signalbox.model.DesiredState desired state} translates to, plus what the next
@@ -15,43 +17,82 @@ import java.util.Map;
  */
 public final class Translation {
 
-  private static final Translation EMPTY = new Translation(Map.of(), Map.of(), Map.of(), Map.of());
+  private static final Translation EMPTY = new Translation(Declared.of(List.of()), new String[0], new Memo<?>[0],
+      new Memo<?>[0], Map.of(), Map.of());
 
   /** One input and the resource it translated to; reused while the input stays equal. */
   record Memo<I>(I input, TranslatedResource output) {}
 
-  private final Map<String, Memo<?>> clusters;
-  private final Map<String, Memo<?>> assignments;
+  /**
+   * The declared clusters by name (first declaration wins), sorted, and the list they were taken
+   * from, so that the next translation can tell the list is unchanged without re-sorting it.
+   */
+  record Declared(List<ClusterSpec> source, String[] names, ClusterSpec[] specs) {
+
+    static Declared of(List<ClusterSpec> clusters) {
+      TreeMap<String, ClusterSpec> byName = new TreeMap<>();
+      for (ClusterSpec c : clusters) {
+        if (c != null && c.name() != null) {
+          byName.putIfAbsent(c.name(), c);
+        }
+      }
+      return new Declared(clusters, byName.keySet().toArray(new String[0]),
+          byName.values().toArray(new ClusterSpec[0]));
+    }
+
+    /** Whether {@code clusters} is this list: the same instance, or equal. */
+    boolean isFrom(List<ClusterSpec> clusters) {
+      return source == clusters || source.equals(clusters);
+    }
+  }
+
+  private final Declared declared;
+  private final String[] clusterNames;
+  private final Memo<?>[] clusters;
+  private final Memo<?>[] assignments;
   private final Map<String, Memo<?>> listeners;
   private final Map<String, Memo<?>> routes;
   private final Map<XdsType, List<TranslatedResource>> byType;
   private final List<TranslatedResource> resources;
 
   /**
-   * Takes ownership of the maps (no copy: at 10,000 clusters copying them would be a noticeable
-   * share of an epoch's budget); callers must not touch them afterwards. Each map's iteration order
-   * is the order its resources are listed in.
+   * Takes ownership of the arrays and maps (no copy: at 10,000 clusters copying them would be a
+   * noticeable share of an epoch's budget); callers must not touch them afterwards.
+   *
+   * @param clusterNames every cluster, sorted; {@code clusters} and {@code assignments} are parallel
+   *     to it
    */
   Translation(
-      Map<String, Memo<?>> clusters,
-      Map<String, Memo<?>> assignments,
+      Declared declared,
+      String[] clusterNames,
+      Memo<?>[] clusters,
+      Memo<?>[] assignments,
       Map<String, Memo<?>> listeners,
       Map<String, Memo<?>> routes) {
-    this.clusters = Collections.unmodifiableMap(clusters);
-    this.assignments = Collections.unmodifiableMap(assignments);
+    this.declared = declared;
+    this.clusterNames = clusterNames;
+    this.clusters = clusters;
+    this.assignments = assignments;
     this.listeners = Collections.unmodifiableMap(listeners);
     this.routes = Collections.unmodifiableMap(routes);
-    EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
-    types.put(XdsType.CLUSTER, outputs(clusters));
-    types.put(XdsType.ENDPOINT, outputs(assignments));
-    types.put(XdsType.LISTENER, outputs(listeners));
-    types.put(XdsType.ROUTE, outputs(routes));
-    this.byType = Collections.unmodifiableMap(types);
-    List<TranslatedResource> all = new ArrayList<>();
-    for (XdsType type : XdsType.ORDERED) {
-      all.addAll(types.get(type));
+    List<TranslatedResource> all = new ArrayList<>(2 * clusters.length + listeners.size() + routes.size());
+    for (Memo<?> m : clusters) {
+      all.add(m.output());
     }
+    for (Memo<?> m : assignments) {
+      all.add(m.output());
+    }
+    listeners.values().forEach(m -> all.add(m.output()));
+    routes.values().forEach(m -> all.add(m.output()));
     this.resources = Collections.unmodifiableList(all);
+    int c = clusters.length;
+    int l = listeners.size();
+    EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
+    types.put(XdsType.CLUSTER, resources.subList(0, c));
+    types.put(XdsType.ENDPOINT, resources.subList(c, 2 * c));
+    types.put(XdsType.LISTENER, resources.subList(2 * c, 2 * c + l));
+    types.put(XdsType.ROUTE, resources.subList(2 * c + l, all.size()));
+    this.byType = Collections.unmodifiableMap(types);
   }
 
   /** The translation of nothing: the {@code previous} of a first translation. */
@@ -69,12 +110,23 @@ public final class Translation {
     return byType.get(type);
   }
 
-  Memo<?> cluster(String name) {
-    return clusters.get(name);
+  Declared declared() {
+    return declared;
   }
 
-  Memo<?> assignment(String name) {
-    return assignments.get(name);
+  /** Every cluster's name, sorted; do not modify. */
+  String[] clusterNames() {
+    return clusterNames;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  Memo<?>[] clusterMemos() {
+    return clusters;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  Memo<?>[] assignmentMemos() {
+    return assignments;
   }
 
   Memo<?> listener(String name) {
@@ -85,17 +137,9 @@ public final class Translation {
     return routes.get(name);
   }
 
-  private static List<TranslatedResource> outputs(Map<String, Memo<?>> memos) {
-    List<TranslatedResource> out = new ArrayList<>(memos.size());
-    for (Memo<?> memo : memos.values()) {
-      out.add(memo.output());
-    }
-    return Collections.unmodifiableList(out);
-  }
-
   @Override
   public String toString() {
-    return "Translation{clusters=" + clusters.size() + ", listeners=" + listeners.size()
+    return "Translation{clusters=" + clusters.length + ", listeners=" + listeners.size()
         + ", routeConfigs=" + routes.size() + "}";
   }
 }
