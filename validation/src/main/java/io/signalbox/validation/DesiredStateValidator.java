@@ -52,9 +52,10 @@ public final class DesiredStateValidator implements Validator {
       return new ValidationResult(f.violations());
     }
     Memo last = memo;
-    Map<String, Integer> minEligible = same(last.clusters, state.clusters()) ? last.minEligible
-        : minEligibleByName(state.clusters());
+    boolean sameClusters = same(last.clusters, state.clusters());
+    Map<String, Integer> minEligible = sameClusters ? last.minEligible : minEligibleByName(state.clusters());
     Map<String, ClusterFindings> byCluster = new HashMap<>(capacity(state.endpoints().size()));
+    List<Violation> endpointViolations = new ArrayList<>();
     boolean sameShape = last.config != null;
     for (Map.Entry<String, List<EndpointSpec>> e : state.endpoints().entrySet()) {
       String name = e.getKey();
@@ -62,16 +63,18 @@ public final class DesiredStateValidator implements Validator {
       int min = minEligible.getOrDefault(name, ClusterSpec.DEFAULT_MIN_ELIGIBLE);
       ClusterFindings before = last.byCluster.get(name);
       sameShape &= before != null && before.endpoints.isEmpty() == endpoints.isEmpty();
-      byCluster.put(name, before != null && before.minEligible == min && same(before.endpoints, endpoints)
-          ? before : ClusterFindings.of(name, endpoints, min));
+      ClusterFindings now = before != null && before.minEligible == min && same(before.endpoints, endpoints)
+          ? before : ClusterFindings.of(name, endpoints, min);
+      byCluster.put(name, now);
+      endpointViolations.addAll(now.violations);
     }
     sameShape &= byCluster.size() == last.byCluster.size();
-    ConfigFindings config = sameShape && last.config.covers(state) ? last.config : ConfigFindings.of(state);
+    ConfigFindings config = sameShape && sameClusters && last.config.coversConfigOf(state) ? last.config
+        : ConfigFindings.of(state);
 
-    List<Violation> all = new ArrayList<>(config.violations);
-    for (String name : state.endpoints().keySet()) {
-      all.addAll(byCluster.get(name).violations);
-    }
+    List<Violation> all = new ArrayList<>(config.violations.size() + endpointViolations.size());
+    all.addAll(config.violations);
+    all.addAll(endpointViolations);
     memo = new Memo(config, state.clusters(), minEligible, byCluster);
     return new ValidationResult(all);
   }
@@ -112,7 +115,7 @@ public final class DesiredStateValidator implements Validator {
 
   /** The listener, route config and cluster findings and the config they were computed from. */
   private record ConfigFindings(String source, List<ListenerSpec> listeners, List<RouteConfigSpec> routeConfigs,
-      List<ClusterSpec> clusters, List<Violation> violations) {
+      List<Violation> violations) {
 
     static ConfigFindings of(DesiredState state) {
       Findings f = new Findings();
@@ -131,14 +134,17 @@ public final class DesiredStateValidator implements Validator {
       ListenerRules.check(state, routeConfigNames, f);
       RouteRules.check(state, knownClusters, f);
       ClusterRules.check(state, f);
-      return new ConfigFindings(state.configSource(), state.listeners(), state.routeConfigs(), state.clusters(),
+      return new ConfigFindings(state.configSource(), state.listeners(), state.routeConfigs(),
           List.copyOf(f.violations()));
     }
 
-    /** Whether these findings were computed from {@code state}'s config (its endpoints aside). */
-    boolean covers(DesiredState state) {
+    /**
+     * Whether these findings were computed from {@code state}'s listeners and route configs (the
+     * caller compares the clusters, and the endpoints' shape).
+     */
+    boolean coversConfigOf(DesiredState state) {
       return Objects.equals(source, state.configSource()) && same(listeners, state.listeners())
-          && same(routeConfigs, state.routeConfigs()) && same(clusters, state.clusters());
+          && same(routeConfigs, state.routeConfigs());
     }
   }
 }
