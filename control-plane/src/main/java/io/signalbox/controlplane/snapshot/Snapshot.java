@@ -27,6 +27,13 @@ public final class Snapshot {
   private final Provenance provenance;
   private final Map<XdsType, TypeResources> types;
   private final MerkleTreap<List<EndpointSpec>> endpoints;
+  private final Lineage lineage;
+
+  /**
+   * The translation and endpoint map a sealed candidate was built from, so that the next candidate
+   * may apply the translator's delta instead of comparing everything (see {@link TranslatedResources}).
+   */
+  record Lineage(long translation, Map<String, List<EndpointSpec>> endpoints) {}
 
   Snapshot(
       long epoch,
@@ -36,6 +43,18 @@ public final class Snapshot {
       Provenance provenance,
       Map<XdsType, TypeResources> types,
       Map<String, List<EndpointSpec>> endpoints) {
+    this(epoch, parentEpoch, contentHash, createdAt, provenance, types, endpoints, null);
+  }
+
+  Snapshot(
+      long epoch,
+      long parentEpoch,
+      String contentHash,
+      Instant createdAt,
+      Provenance provenance,
+      Map<XdsType, TypeResources> types,
+      Map<String, List<EndpointSpec>> endpoints,
+      Lineage lineage) {
     if (epoch <= 0) {
       throw new IllegalArgumentException("epoch must be positive, was " + epoch);
     }
@@ -51,6 +70,7 @@ public final class Snapshot {
     this.types = Collections.unmodifiableMap(copy);
     // A candidate hands over the tree it built (values already copied), shared with its parent's.
     this.endpoints = MerkleTreap.copyOf(endpoints, ContentHash.ENDPOINTS, List::copyOf);
+    this.lineage = lineage;
   }
 
   public long epoch() {
@@ -80,6 +100,11 @@ public final class Snapshot {
   /** Cluster name -> endpoints with their lifecycle states, as validated for this epoch. */
   public Map<String, List<EndpointSpec>> endpoints() {
     return endpoints;
+  }
+
+  /** What this snapshot was built from; null when not known (restored, or built from a plain list). */
+  Lineage lineage() {
+    return lineage;
   }
 
   MerkleTreap<List<EndpointSpec>> endpointTree() {

@@ -36,39 +36,70 @@ public final class SnapshotBuilder {
   }
 
   /**
-   * Versions {@code translated} against {@code parent}. Work is proportional to what changed plus
-   * one pass over the (name-ordered) inputs: unchanged resources and endpoint lists are recognised by
-   * identity (or equality) and their parent's tree nodes, bytes and hashes are shared.
+   * Versions {@code translated} against {@code parent}. Work is proportional to what changed: with
+   * the translator's {@link TranslatedResources.Delta} relative to what {@code parent} was built
+   * from, only the resources and endpoint lists it names are looked at; otherwise one pass over the
+   * (name-ordered) inputs recognises unchanged ones by identity (or equality). Either way the
+   * parent's tree nodes, bytes and hashes are shared wherever nothing changed.
    */
   public SnapshotCandidate candidate(
       List<TranslatedResource> translated,
       Map<String, List<EndpointSpec>> endpoints,
       Snapshot parent,
       Provenance provenance) {
-    EnumMap<XdsType, List<TranslatedResource>> listings = new EnumMap<>(XdsType.class);
-    for (XdsType t : XdsType.values()) {
-      listings.put(t, new ArrayList<>(t == XdsType.CLUSTER || t == XdsType.ENDPOINT ? translated.size() / 2 : 16));
-    }
-    for (TranslatedResource tr : translated) {
-      listings.get(tr.type()).add(tr);
-    }
+    TranslatedResources.Delta delta = usableDelta(translated, endpoints, parent);
     EnumMap<XdsType, TreapUpdate<XdsResource>> byType = new EnumMap<>(XdsType.class);
-    for (XdsType t : XdsType.values()) {
-      MerkleTreap<XdsResource> before = parent == null ? MerkleTreap.empty(ContentHash.RESOURCE)
-          : parent.resources(t).tree();
-      byType.put(t, TreapUpdate.of(before, listings.get(t), TranslatedResource::name, this::version,
-          name -> "translation produced two " + t + " named '" + name + "'"));
+    TreapUpdate<List<EndpointSpec>> endpointUpdate;
+    if (delta != null) {
+      for (XdsType t : XdsType.ORDERED) {
+        byType.put(t, TreapUpdate.applying(parent.resources(t).tree(), delta.changed().getOrDefault(t, List.of()),
+            TranslatedResource::name, this::version, delta.removed().getOrDefault(t, List.of())));
+      }
+      endpointUpdate = TreapUpdate.applying(parent.endpointTree(), delta.endpointsChanged(), name -> name,
+          (name, was) -> endpointList(endpoints.get(name), was), delta.endpointsRemoved());
+    } else {
+      List<List<TranslatedResource>> listings = new ArrayList<>();
+      for (XdsType t : XdsType.ORDERED) {
+        listings.add(new ArrayList<>(t == XdsType.CLUSTER || t == XdsType.ENDPOINT ? translated.size() / 2 : 16));
+      }
+      for (TranslatedResource tr : translated) {
+        listings.get(tr.type().ordinal()).add(tr);
+      }
+      for (XdsType t : XdsType.ORDERED) {
+        MerkleTreap<XdsResource> before = parent == null ? MerkleTreap.empty(ContentHash.RESOURCE)
+            : parent.resources(t).tree();
+        byType.put(t, TreapUpdate.of(before, listings.get(t.ordinal()), TranslatedResource::name, this::version,
+            name -> "translation produced two " + t + " named '" + name + "'"));
+      }
+      MerkleTreap<List<EndpointSpec>> endpointsBefore = parent == null ? MerkleTreap.empty(ContentHash.ENDPOINTS)
+          : parent.endpointTree();
+      endpointUpdate = TreapUpdate.of(endpointsBefore, endpoints.entrySet(), Map.Entry::getKey,
+          (entry, was) -> endpointList(entry.getValue(), was), name -> "two endpoint lists for cluster '" + name + "'");
     }
-    MerkleTreap<List<EndpointSpec>> endpointsBefore = parent == null ? MerkleTreap.empty(ContentHash.ENDPOINTS)
-        : parent.endpointTree();
-    TreapUpdate<List<EndpointSpec>> endpointUpdate = TreapUpdate.of(endpointsBefore, endpoints.entrySet(),
-        Map.Entry::getKey, SnapshotBuilder::endpointList, name -> "two endpoint lists for cluster '" + name + "'");
-    return new SnapshotCandidate(parent, byType, endpointUpdate.map(), provenance);
+    Snapshot.Lineage lineage = translated instanceof TranslatedResources tr
+        ? new Snapshot.Lineage(tr.id(), endpoints) : null;
+    return new SnapshotCandidate(parent, byType, endpointUpdate.map(), provenance, lineage);
+  }
+
+  /**
+   * The translator's delta if it is relative to exactly what {@code parent} was built from and
+   * describes exactly these endpoints; else null (compare everything).
+   */
+  static TranslatedResources.Delta usableDelta(List<TranslatedResource> translated,
+      Map<String, List<EndpointSpec>> endpoints, Snapshot parent) {
+    if (parent == null || parent.lineage() == null || !(translated instanceof TranslatedResources tr)) {
+      return null;
+    }
+    TranslatedResources.Delta delta = tr.delta();
+    if (delta == null || delta.base() != parent.lineage().translation() || delta.endpoints() != endpoints
+        || delta.baseEndpoints() != parent.lineage().endpoints()) {
+      return null;
+    }
+    return delta;
   }
 
   /** The parent's list when equal, so the next epoch recognises it by identity. */
-  private static List<EndpointSpec> endpointList(Map.Entry<String, List<EndpointSpec>> entry, List<EndpointSpec> was) {
-    List<EndpointSpec> now = entry.getValue();
+  private static List<EndpointSpec> endpointList(List<EndpointSpec> now, List<EndpointSpec> was) {
     if (was != null && (was == now || was.equals(now))) {
       return was;
     }

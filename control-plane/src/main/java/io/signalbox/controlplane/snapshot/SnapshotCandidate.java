@@ -29,13 +29,16 @@ public final class SnapshotCandidate {
   private final MerkleTreap<List<EndpointSpec>> endpoints;
   private final Provenance provenance;
   private final String contentHash;
+  private final Snapshot.Lineage lineage;
 
   SnapshotCandidate(
       Snapshot parent,
       Map<XdsType, TreapUpdate<XdsResource>> updates,
       MerkleTreap<List<EndpointSpec>> endpoints,
-      Provenance provenance) {
+      Provenance provenance,
+      Snapshot.Lineage lineage) {
     this.parent = parent;
+    this.lineage = lineage;
     for (XdsType type : XdsType.values()) {
       TreapUpdate<XdsResource> u = updates.get(type);
       byType.put(type, u.map());
@@ -95,6 +98,6 @@ public final class SnapshotCandidate {
       types.put(type, new TypeResources(type, versionEpoch, sealed, parent == null ? null : changedNames));
     }
     return new Snapshot(epoch, parent == null ? 0 : parent.epoch(), contentHash, createdAt, provenance,
-        types, endpoints);
+        types, endpoints, lineage);
   }
 }

@@ -39,6 +39,36 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
     return merged != null ? merged : lookUp(current, listing, keyOf, resolver, duplicate);
   }
 
+  /**
+   * {@code current} with only the given changes applied: the inputs that may differ from what
+   * {@code current} holds, and the names to remove. O(changes × log n); everything else is shared.
+   */
+  static <I, V> TreapUpdate<V> applying(MerkleTreap<V> current, List<I> changed, Function<I, String> keyOf,
+      Resolver<I, V> resolver, List<String> removed) {
+    MerkleTreap<V> map = current;
+    List<String> gone = new ArrayList<>();
+    for (String key : removed) {
+      MerkleTreap<V> next = map.without(key);
+      if (next != map) {
+        gone.add(key);
+      }
+      map = next;
+    }
+    List<String> changedKeys = new ArrayList<>();
+    for (I input : changed) {
+      String key = keyOf.apply(input);
+      V was = map.get(key);
+      V now = resolver.resolve(input, was);
+      if (now != was) {
+        map = map.with(key, now);
+        changedKeys.add(key);
+      }
+    }
+    changedKeys.sort(null);
+    gone.sort(null);
+    return new TreapUpdate<>(map, List.copyOf(changedKeys), List.copyOf(gone));
+  }
+
   /** The one-pass merge, or null if the listing turns out not to be in name order. */
   @SuppressWarnings("unchecked")
   private static <I, V> TreapUpdate<V> merge(MerkleTreap<V> current, Collection<I> listing,

@@ -1,8 +1,10 @@
 package io.signalbox.controlplane.translate;
 
 import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.TranslatedResources;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.EndpointSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -17,8 +19,8 @@ import java.util.TreeMap;
  */
 public final class Translation {
 
-  private static final Translation EMPTY = new Translation(Declared.of(List.of()), new String[0], new Memo<?>[0],
-      new Memo<?>[0], Map.of(), Map.of());
+  private static final Translation EMPTY = new Translation(Declared.of(List.of()), Map.of(), new String[0],
+      new Memo<?>[0], new Memo<?>[0], new boolean[0], Map.of(), Map.of(), null);
 
   /** One input and the resource it translated to; reused while the input stays equal. */
   record Memo<I>(I input, TranslatedResource output) {}
@@ -47,32 +49,41 @@ public final class Translation {
   }
 
   private final Declared declared;
+  private final Map<String, List<EndpointSpec>> endpoints;
   private final String[] clusterNames;
   private final Memo<?>[] clusters;
   private final Memo<?>[] assignments;
+  private final boolean[] hasEndpoints;
   private final Map<String, Memo<?>> listeners;
   private final Map<String, Memo<?>> routes;
   private final Map<XdsType, List<TranslatedResource>> byType;
-  private final List<TranslatedResource> resources;
+  private final TranslatedResources resources;
 
   /**
    * Takes ownership of the arrays and maps (no copy: at 10,000 clusters copying them would be a
    * noticeable share of an epoch's budget); callers must not touch them afterwards.
    *
-   * @param clusterNames every cluster, sorted; {@code clusters} and {@code assignments} are parallel
-   *     to it
+   * @param endpoints the endpoint map translated (kept by identity, for the delta)
+   * @param clusterNames every cluster, sorted; {@code clusters}, {@code assignments} and {@code
+   *     hasEndpoints} (whether {@code endpoints} holds the cluster) are parallel to it
+   * @param delta what changed since the translation this one reused; null if not known
    */
   Translation(
       Declared declared,
+      Map<String, List<EndpointSpec>> endpoints,
       String[] clusterNames,
       Memo<?>[] clusters,
       Memo<?>[] assignments,
+      boolean[] hasEndpoints,
       Map<String, Memo<?>> listeners,
-      Map<String, Memo<?>> routes) {
+      Map<String, Memo<?>> routes,
+      TranslatedResources.Delta delta) {
     this.declared = declared;
+    this.endpoints = endpoints;
     this.clusterNames = clusterNames;
     this.clusters = clusters;
     this.assignments = assignments;
+    this.hasEndpoints = hasEndpoints;
     this.listeners = Collections.unmodifiableMap(listeners);
     this.routes = Collections.unmodifiableMap(routes);
     List<TranslatedResource> all = new ArrayList<>(2 * clusters.length + listeners.size() + routes.size());
@@ -84,14 +95,14 @@ public final class Translation {
     }
     listeners.values().forEach(m -> all.add(m.output()));
     routes.values().forEach(m -> all.add(m.output()));
-    this.resources = Collections.unmodifiableList(all);
+    this.resources = new TranslatedResources(Collections.unmodifiableList(all), delta);
     int c = clusters.length;
     int l = listeners.size();
     EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
     types.put(XdsType.CLUSTER, resources.subList(0, c));
     types.put(XdsType.ENDPOINT, resources.subList(c, 2 * c));
     types.put(XdsType.LISTENER, resources.subList(2 * c, 2 * c + l));
-    types.put(XdsType.ROUTE, resources.subList(2 * c + l, all.size()));
+    types.put(XdsType.ROUTE, resources.subList(2 * c + l, resources.size()));
     this.byType = Collections.unmodifiableMap(types);
   }
 
@@ -100,9 +111,26 @@ public final class Translation {
     return EMPTY;
   }
 
-  /** Every resource, in {@link XdsType#ORDERED push order} and by name within a type. */
+  /**
+   * Every resource, in {@link XdsType#ORDERED push order} and by name within a type, with what
+   * changed since the translation this one reused (see {@link TranslatedResources}).
+   */
   public List<TranslatedResource> resources() {
     return resources;
+  }
+
+  /** Identity of {@link #resources()}, the base of the next translation's delta. */
+  long id() {
+    return resources.id();
+  }
+
+  Map<String, List<EndpointSpec>> endpoints() {
+    return endpoints;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  boolean[] hasEndpoints() {
+    return hasEndpoints;
   }
 
   /** The resources of one type, by name. */
@@ -131,6 +159,14 @@ public final class Translation {
 
   Memo<?> listener(String name) {
     return listeners.get(name);
+  }
+
+  Map<String, Memo<?>> listeners() {
+    return listeners;
+  }
+
+  Map<String, Memo<?>> routes() {
+    return routes;
   }
 
   Memo<?> route(String name) {

@@ -2,13 +2,16 @@ package io.signalbox.controlplane.translate;
 
 import com.google.protobuf.Message;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.TranslatedResources;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,9 +82,12 @@ public final class XdsTranslator {
     String[] names = new String[capacity];
     Translation.Memo<?>[] clusters = new Translation.Memo<?>[capacity];
     Translation.Memo<?>[] assignments = new Translation.Memo<?>[capacity];
+    boolean[] hasEndpoints = new boolean[capacity];
     String[] previousNames = previous.clusterNames();
     Translation.Memo<?>[] previousClusters = previous.clusterMemos();
     Translation.Memo<?>[] previousAssignments = previous.assignmentMemos();
+    boolean[] previousHasEndpoints = previous.hasEndpoints();
+    DeltaBuilder delta = new DeltaBuilder();
 
     // One merge of three name-ordered sequences (declared clusters, the endpoint map, the previous
     // translation) rather than a lookup per cluster in each: at 10,000 clusters those lookups were
@@ -108,17 +114,28 @@ public final class XdsTranslator {
         }
       }
       while (p < previousNames.length && compare(previousNames[p], name) < 0) {
+        delta.clusterGone(previousNames[p], previousHasEndpoints[p]);
         p++;
       }
       boolean known = p < previousNames.length && previousNames[p].equals(name);
       Translation.Memo<?> oldCluster = known ? previousClusters[p] : null;
       Translation.Memo<?> oldAssignment = known ? previousAssignments[p] : null;
+      boolean hadEndpoints = known && previousHasEndpoints[p];
+      if (known) {
+        p++;
+      }
       names[n] = name;
+      hasEndpoints[n] = order >= 0;
       clusters[n] = sameSpecs && oldCluster != null ? oldCluster : reuseOrBuild(oldCluster, spec,
           s -> resource(XdsType.CLUSTER, name, ClusterTranslator.toCluster(s), Set.of(name)));
       assignments[n] = reuseOrBuild(oldAssignment, clusterEndpoints,
           e -> resource(XdsType.ENDPOINT, name, AssignmentTranslator.toAssignment(name, e), Set.of()));
+      delta.cluster(name, clusters[n] != oldCluster ? clusters[n] : null,
+          assignments[n] != oldAssignment ? assignments[n] : null, hadEndpoints, hasEndpoints[n]);
       n++;
+    }
+    for (; p < previousNames.length; p++) {
+      delta.clusterGone(previousNames[p], previousHasEndpoints[p]);
     }
 
     Map<String, Translation.Memo<?>> listeners = new LinkedHashMap<>();
@@ -150,8 +167,71 @@ public final class XdsTranslator {
                       RouteTranslator.toRouteConfiguration(s),
                       RouteTranslator.referencedClusters(s))));
     }
-    return new Translation(declared, Arrays.copyOf(names, n), Arrays.copyOf(clusters, n),
-        Arrays.copyOf(assignments, n), listeners, routes);
+    delta.small(XdsType.LISTENER, listeners, previous.listeners());
+    delta.small(XdsType.ROUTE, routes, previous.routes());
+    return new Translation(declared, endpoints, Arrays.copyOf(names, n), Arrays.copyOf(clusters, n),
+        Arrays.copyOf(assignments, n), Arrays.copyOf(hasEndpoints, n), listeners, routes,
+        delta.build(previous, endpoints));
+  }
+
+  /**
+   * What changed since the previous translation, collected during the merge: resources rebuilt
+   * (any memo not reused), names gone, and clusters whose endpoint list is new, different or gone.
+   */
+  private static final class DeltaBuilder {
+    private final EnumMap<XdsType, List<TranslatedResource>> changed = new EnumMap<>(XdsType.class);
+    private final EnumMap<XdsType, List<String>> removed = new EnumMap<>(XdsType.class);
+    private final List<String> endpointsChanged = new ArrayList<>();
+    private final List<String> endpointsRemoved = new ArrayList<>();
+
+    DeltaBuilder() {
+      for (XdsType t : XdsType.ORDERED) {
+        changed.put(t, new ArrayList<>());
+        removed.put(t, new ArrayList<>());
+      }
+    }
+
+    /** A cluster of this translation; {@code cluster}/{@code assignment} are null when reused. */
+    void cluster(String name, Translation.Memo<?> cluster, Translation.Memo<?> assignment, boolean hadEndpoints,
+        boolean hasEndpoints) {
+      if (cluster != null) {
+        changed.get(XdsType.CLUSTER).add(cluster.output());
+      }
+      if (assignment != null) {
+        changed.get(XdsType.ENDPOINT).add(assignment.output());
+      }
+      // An equal list reuses the assignment, and equal lists are all the snapshot needs to know;
+      // but the list can also be there now and not before (or the reverse) with the same empty
+      // assignment.
+      if (hasEndpoints && (assignment != null || !hadEndpoints)) {
+        endpointsChanged.add(name);
+      } else if (!hasEndpoints && hadEndpoints) {
+        endpointsRemoved.add(name);
+      }
+    }
+
+    void clusterGone(String name, boolean hadEndpoints) {
+      removed.get(XdsType.CLUSTER).add(name);
+      removed.get(XdsType.ENDPOINT).add(name);
+      if (hadEndpoints) {
+        endpointsRemoved.add(name);
+      }
+    }
+
+    /** Listeners or route configs: few, so compared by map. */
+    void small(XdsType type, Map<String, Translation.Memo<?>> now, Map<String, Translation.Memo<?>> before) {
+      now.forEach((name, memo) -> {
+        if (before.get(name) != memo) {
+          changed.get(type).add(memo.output());
+        }
+      });
+      before.keySet().stream().filter(name -> !now.containsKey(name)).sorted().forEach(removed.get(type)::add);
+    }
+
+    TranslatedResources.Delta build(Translation previous, Map<String, List<EndpointSpec>> endpoints) {
+      return new TranslatedResources.Delta(previous.id(), endpoints, previous.endpoints(), Map.copyOf(changed),
+          Map.copyOf(removed), endpointsChanged, endpointsRemoved);
+    }
   }
 
   /** From one epoch to the next, names are far more often equal than not, and equals is the cheaper test. */
