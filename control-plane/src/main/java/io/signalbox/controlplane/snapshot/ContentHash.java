@@ -1,6 +1,11 @@
 package io.signalbox.controlplane.snapshot;
 
 import io.signalbox.model.EndpointSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -45,27 +50,40 @@ final class ContentHash {
   }
 
   private static byte[] endpoints(List<EndpointSpec> list) {
-    MessageDigest md = MerkleTreap.newSha256();
-    MerkleTreap.updateLength(md, list.size());
-    for (EndpointSpec e : list) {
-      update(md, e.address());
-      MerkleTreap.updateLength(md, e.port());
-      update(md, e.zone());
-      MerkleTreap.updateLength(md, e.weight());
-      MerkleTreap.updateLength(md, e.priority());
-      update(md, e.state() == null ? "" : e.state().name());
-      update(md, e.origin());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * list.size() + 4);
+    DataOutputStream out = new DataOutputStream(bytes);
+    try {
+      out.writeInt(list.size());
+      for (EndpointSpec e : list) {
+        write(out, e.address());
+        out.writeInt(e.port());
+        write(out, e.zone());
+        out.writeInt(e.weight());
+        out.writeInt(e.priority());
+        write(out, e.state() == null ? "" : e.state().name());
+        write(out, e.origin());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory", e);
     }
-    return md.digest();
+    // Called while MerkleTreap hashes a node, before that node's own digest starts: the shared
+    // instance is free.
+    return MerkleTreap.sha256().digest(bytes.toByteArray());
   }
 
-  private static void update(MessageDigest md, String s) {
+  private static void write(DataOutputStream out, String s) throws IOException {
     if (s == null) {
-      MerkleTreap.updateLength(md, -1);
+      out.writeInt(-1);
       return;
     }
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    MerkleTreap.updateLength(md, b.length);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static void update(MessageDigest md, String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    md.update(ByteBuffer.allocate(4).putInt(b.length).array());
     md.update(b);
   }
 }

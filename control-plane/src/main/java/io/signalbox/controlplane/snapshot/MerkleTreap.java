@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.snapshot;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -210,22 +211,13 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
       n.valueDigest = v;
     }
     byte[] key = n.key.getBytes(StandardCharsets.UTF_8);
-    md.update(l);
-    md.update(r);
-    updateLength(md, key.length);
-    md.update(key);
-    updateLength(md, v.length);
-    md.update(v);
+    // One update of one buffer: per-call overhead dominates digests this small.
+    ByteBuffer buffer = ByteBuffer.allocate(2 * HASH_BYTES + 8 + key.length + v.length);
+    buffer.put(l).put(r).putInt(key.length).put(key).putInt(v.length).put(v);
+    md.update(buffer.array());
     h = md.digest();
     n.hash = h;
     return h;
-  }
-
-  static void updateLength(MessageDigest md, int length) {
-    md.update((byte) (length >>> 24));
-    md.update((byte) (length >>> 16));
-    md.update((byte) (length >>> 8));
-    md.update((byte) length);
   }
 
   private static <V> Node<V> insert(Node<V> n, String key, V value, long priority) {
@@ -327,6 +319,11 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
 
   private static int size(Node<?> n) {
     return n == null ? 0 : n.size;
+  }
+
+  /** This thread's SHA-256 instance; whoever uses it must finish with {@code digest()} before another does. */
+  static MessageDigest sha256() {
+    return SHA256.get();
   }
 
   static MessageDigest newSha256() {

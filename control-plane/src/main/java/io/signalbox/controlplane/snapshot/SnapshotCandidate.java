@@ -43,10 +43,10 @@ public final class SnapshotCandidate {
       TreapUpdate<XdsResource> u = updates.get(type);
       byType.put(type, u.map());
       List<String> fresh = new ArrayList<>(u.changed().size());
-      for (String name : u.changed()) {
+      for (int i = 0; i < u.changed().size(); i++) {
         // A fresh message with the same content replaces the instance but is not a change.
-        if (u.map().get(name).changedEpoch() == UNSEALED) {
-          fresh.add(name);
+        if (u.changedValues().get(i).changedEpoch() == UNSEALED) {
+          fresh.add(u.changed().get(i));
         }
       }
       changed.put(type, List.copyOf(fresh));

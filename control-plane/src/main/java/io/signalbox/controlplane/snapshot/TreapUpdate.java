@@ -1,13 +1,13 @@
 package io.signalbox.controlplane.snapshot;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -20,9 +20,10 @@ import java.util.function.Function;
  * epoch) the map is rebuilt in linear time instead of path-copied name by name.
  *
  * @param changed names whose value is a different instance than before, sorted
+ * @param changedValues their new values, in the same order
  * @param removed names the old map held and the listing does not, sorted
  */
-record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> removed) {
+record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<V> changedValues, List<String> removed) {
 
   /** The value for {@code input}: {@code current} itself (null if new) when nothing changed. */
   @FunctionalInterface
@@ -54,19 +55,19 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
       }
       map = next;
     }
-    List<String> changedKeys = new ArrayList<>();
+    TreeMap<String, V> changedByName = new TreeMap<>();
     for (I input : changed) {
       String key = keyOf.apply(input);
       V was = map.get(key);
       V now = resolver.resolve(input, was);
       if (now != was) {
         map = map.with(key, now);
-        changedKeys.add(key);
+        changedByName.put(key, now);
       }
     }
-    changedKeys.sort(null);
     gone.sort(null);
-    return new TreapUpdate<>(map, List.copyOf(changedKeys), List.copyOf(gone));
+    return new TreapUpdate<>(map, List.copyOf(changedByName.keySet()), List.copyOf(changedByName.values()),
+        List.copyOf(gone));
   }
 
   /** The one-pass merge, or null if the listing turns out not to be in name order. */
@@ -126,7 +127,7 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
         map = map.with(changedKeys.get(c), changedValues.get(c));
       }
     }
-    return new TreapUpdate<>(map, List.copyOf(changedKeys), List.copyOf(removed));
+    return new TreapUpdate<>(map, List.copyOf(changedKeys), List.copyOf(changedValues), List.copyOf(removed));
   }
 
   @SuppressWarnings("unchecked")
@@ -138,6 +139,7 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
     String[] keys = new String[sorted.size()];
     Object[] values = new Object[sorted.size()];
     List<String> changed = new ArrayList<>();
+    List<V> changedValues = new ArrayList<>();
     for (int i = 0; i < sorted.size(); i++) {
       String key = keyOf.apply(sorted.get(i));
       if (!seen.add(key)) {
@@ -147,6 +149,7 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
       V now = resolver.resolve(sorted.get(i), was);
       if (now != was) {
         changed.add(key);
+        changedValues.add(now);
       }
       keys[i] = key;
       values[i] = now;
@@ -158,23 +161,10 @@ record TreapUpdate<V>(MerkleTreap<V> map, List<String> changed, List<String> rem
       }
     }
     MerkleTreap<V> map = MerkleTreap.ofSorted(keys, (V[]) values, keys.length, current.digest());
-    return new TreapUpdate<>(map, List.copyOf(changed), List.copyOf(removed));
+    return new TreapUpdate<>(map, List.copyOf(changed), List.copyOf(changedValues), List.copyOf(removed));
   }
 
   private static boolean mostlyNew(int changes, int size) {
     return changes * 8L > Math.max(size, 16);
-  }
-
-  /** {@link #changed} as a sorted array, for {@link MerkleTreap#withSameContent}. */
-  String[] changedArray() {
-    String[] out = changed.toArray(new String[0]);
-    // Sorted by construction; asserted cheaply because withSameContent relies on it.
-    for (int i = 1; i < out.length; i++) {
-      if (out[i - 1].compareTo(out[i]) >= 0) {
-        Arrays.sort(out);
-        break;
-      }
-    }
-    return out;
   }
 }
