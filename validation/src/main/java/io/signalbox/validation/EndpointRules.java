@@ -24,7 +24,8 @@ final class EndpointRules {
         declared.putIfAbsent(cluster.name(), cluster);
       }
     }
-    state.endpoints().forEach((cluster, endpoints) -> checkCluster(cluster, endpoints, minEligible(declared.get(cluster)), f));
+    state.endpoints().forEach((cluster, endpoints) ->
+        checkCluster(cluster, endpoints, minEligible(declared.get(cluster)), f));
   }
 
   /** The only part of a cluster's declaration its endpoint rules read. */

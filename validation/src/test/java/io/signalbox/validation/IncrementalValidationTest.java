@@ -84,7 +84,8 @@ class IncrementalValidationTest {
   void aClusterLosingItsEndpointsBreaksTheRouteToItEvenThoughNoConfigChanged() {
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>(Map.of("web", List.of(endpoint("10.0.0.1", 80))));
     List<RouteConfigSpec> routes = List.of(routeConfig("web", routeTo("web")));
-    DesiredState discovered = new DesiredState(CONFIG, List.of(apiListener("web", "web")), routes, List.of(), endpoints);
+    DesiredState discovered =
+        new DesiredState(CONFIG, List.of(apiListener("web", "web")), routes, List.of(), endpoints);
     endpoints.remove("web");
     DesiredState gone = new DesiredState(CONFIG, List.of(apiListener("web", "web")), routes, List.of(), endpoints);
 

@@ -33,8 +33,8 @@ public final class TranslatedResources extends AbstractList<TranslatedResource> 
    * @param endpointsChanged clusters of {@code endpoints} whose list is new or not equal to the base's, sorted
    * @param endpointsRemoved clusters {@code baseEndpoints} had and {@code endpoints} has not, sorted
    */
-  public record Delta(long base, Map<String, List<EndpointSpec>> endpoints, Map<String, List<EndpointSpec>> baseEndpoints,
-      Map<XdsType, List<TranslatedResource>> changed, Map<XdsType, List<String>> removed,
+  public record Delta(long base, Map<String, List<EndpointSpec>> endpoints,
+      Map<String, List<EndpointSpec>> baseEndpoints, Map<XdsType, List<TranslatedResource>> changed, Map<XdsType, List<String>> removed,
       List<String> endpointsChanged, List<String> endpointsRemoved) {
     public Delta {
       Objects.requireNonNull(endpoints, "endpoints");

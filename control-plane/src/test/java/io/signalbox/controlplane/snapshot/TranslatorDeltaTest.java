@@ -90,7 +90,8 @@ class TranslatorDeltaTest {
     return new EndpointSpec("10.0.0." + address, 80, "a", weight, 0, EndpointState.READY, "file:x");
   }
 
-  private static DesiredState state(List<ClusterSpec> declared, List<String> routed, Map<String, List<EndpointSpec>> eps) {
+  private static DesiredState state(List<ClusterSpec> declared, List<String> routed,
+      Map<String, List<EndpointSpec>> eps) {
     List<RouteSpec> routes = routed.stream()
         .map(c -> new RouteSpec(new RouteMatchSpec("/" + c, null, null), c, null, null)).toList();
     RouteConfigSpec web = new RouteConfigSpec("web", List.of(new VirtualHostSpec("web", List.of("*"), routes)));
