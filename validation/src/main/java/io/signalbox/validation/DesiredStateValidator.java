@@ -2,8 +2,15 @@ package io.signalbox.validation;
 
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -13,32 +20,131 @@ import java.util.Set;
  * <p>A cluster exists when it is declared or when a source reports endpoints for it: sources
  * discover clusters (a Kubernetes Service port, a registry registration) that need no declaration
  * (DESIGN §6 "Clusters").
+ *
+ * <h2>Reuse</h2>
+ *
+ * At 10,000 clusters × 10 endpoints re-checking every address on every epoch costs more than the
+ * rest of an epoch together, while an epoch typically changes one cluster. So the validator
+ * remembers what it found last time, per input, and reuses it while that input is the same
+ * instance or equal:
+ *
+ * <ul>
+ *   <li>a cluster's endpoint findings depend only on its endpoint list and its {@code
+ *       minEligible};
+ *   <li>the listener, route config and cluster findings depend only on the config lists and, of
+ *       the endpoints, only on which clusters have endpoints and which have none (route → cluster
+ *       references, "has no endpoints"); they are recomputed whenever any of that changes.
+ * </ul>
+ *
+ * The result is always exactly that of a fresh validation, in the same order. The memory is a
+ * cache of a pure function of its keys, so a state that is rejected leaves nothing wrong behind;
+ * it is replaced whole, so concurrent callers each see a consistent one.
  */
 public final class DesiredStateValidator implements Validator {
 
+  private volatile Memo memo = Memo.NONE;
+
   @Override
   public ValidationResult validate(DesiredState state) {
-    Findings f = new Findings();
     if (state == null) {
+      Findings f = new Findings();
       f.error(Findings.REQUIRED, "", "", "desired state is required");
       return new ValidationResult(f.violations());
     }
-    Set<String> routeConfigNames = new HashSet<>();
-    for (RouteConfigSpec config : state.routeConfigs()) {
-      if (config != null && config.name() != null) {
-        routeConfigNames.add(config.name());
-      }
+    Memo last = memo;
+    boolean sameClusters = same(last.clusters, state.clusters());
+    Map<String, Integer> minEligible = sameClusters ? last.minEligible : minEligibleByName(state.clusters());
+    Map<String, ClusterFindings> byCluster = new HashMap<>(capacity(state.endpoints().size()));
+    List<Violation> endpointViolations = new ArrayList<>();
+    boolean sameShape = last.config != null;
+    for (Map.Entry<String, List<EndpointSpec>> e : state.endpoints().entrySet()) {
+      String name = e.getKey();
+      List<EndpointSpec> endpoints = e.getValue();
+      int min = minEligible.getOrDefault(name, ClusterSpec.DEFAULT_MIN_ELIGIBLE);
+      ClusterFindings before = last.byCluster.get(name);
+      sameShape &= before != null && before.endpoints.isEmpty() == endpoints.isEmpty();
+      ClusterFindings now = before != null && before.minEligible == min && same(before.endpoints, endpoints)
+          ? before : ClusterFindings.of(name, endpoints, min);
+      byCluster.put(name, now);
+      endpointViolations.addAll(now.violations);
     }
-    Set<String> knownClusters = new HashSet<>(state.endpoints().keySet());
-    for (ClusterSpec cluster : state.clusters()) {
+    sameShape &= byCluster.size() == last.byCluster.size();
+    ConfigFindings config = sameShape && sameClusters && last.config.coversConfigOf(state) ? last.config
+        : ConfigFindings.of(state);
+
+    List<Violation> all = new ArrayList<>(config.violations.size() + endpointViolations.size());
+    all.addAll(config.violations);
+    all.addAll(endpointViolations);
+    memo = new Memo(config, state.clusters(), minEligible, byCluster);
+    return new ValidationResult(all);
+  }
+
+  private static Map<String, Integer> minEligibleByName(List<ClusterSpec> clusters) {
+    Map<String, Integer> out = new HashMap<>();
+    for (ClusterSpec cluster : clusters) {
       if (cluster != null && cluster.name() != null) {
-        knownClusters.add(cluster.name());
+        out.putIfAbsent(cluster.name(), EndpointRules.minEligible(cluster));
       }
     }
-    ListenerRules.check(state, routeConfigNames, f);
-    RouteRules.check(state, knownClusters, f);
-    ClusterRules.check(state, f);
-    EndpointRules.check(state, f);
-    return new ValidationResult(f.violations());
+    return out;
+  }
+
+  /** Identity first: the usual case is the very same instance, and equals would walk it. */
+  private static boolean same(Object a, Object b) {
+    return a == b || (a != null && a.equals(b));
+  }
+
+  private static int capacity(int size) {
+    return (int) (size / 0.75f) + 1;
+  }
+
+  /** What one validation saw and found. */
+  private record Memo(ConfigFindings config, List<ClusterSpec> clusters, Map<String, Integer> minEligible,
+      Map<String, ClusterFindings> byCluster) {
+    static final Memo NONE = new Memo(null, null, Map.of(), Map.of());
+  }
+
+  /** One cluster's endpoint findings and what they were computed from. */
+  private record ClusterFindings(List<EndpointSpec> endpoints, int minEligible, List<Violation> violations) {
+    static ClusterFindings of(String name, List<EndpointSpec> endpoints, int minEligible) {
+      Findings f = new Findings();
+      EndpointRules.checkCluster(name, endpoints, minEligible, f);
+      return new ClusterFindings(endpoints, minEligible, List.copyOf(f.violations()));
+    }
+  }
+
+  /** The listener, route config and cluster findings and the config they were computed from. */
+  private record ConfigFindings(String source, List<ListenerSpec> listeners, List<RouteConfigSpec> routeConfigs,
+      List<Violation> violations) {
+
+    static ConfigFindings of(DesiredState state) {
+      Findings f = new Findings();
+      Set<String> routeConfigNames = new HashSet<>();
+      for (RouteConfigSpec config : state.routeConfigs()) {
+        if (config != null && config.name() != null) {
+          routeConfigNames.add(config.name());
+        }
+      }
+      Set<String> knownClusters = new HashSet<>(state.endpoints().keySet());
+      for (ClusterSpec cluster : state.clusters()) {
+        if (cluster != null && cluster.name() != null) {
+          knownClusters.add(cluster.name());
+        }
+      }
+      ListenerRules.check(state, routeConfigNames, f);
+      RouteRules.check(state, knownClusters, f);
+      ClusterRules.check(state, f);
+      return new ConfigFindings(state.configSource(), state.listeners(), state.routeConfigs(),
+          List.copyOf(f.violations()));
+    }
+
+    /**
+     * Whether these findings were computed from {@code state}'s listeners and route configs (the
+     * caller compares the clusters, and the endpoints' shape).
+     */
+    boolean coversConfigOf(DesiredState state) {
+      return Objects.equals(source, state.configSource()) && same(listeners, state.listeners())
+          && same(routeConfigs, state.routeConfigs());
+    }
   }
 }

@@ -24,10 +24,20 @@ final class EndpointRules {
         declared.putIfAbsent(cluster.name(), cluster);
       }
     }
-    state.endpoints().forEach((cluster, endpoints) -> checkCluster(cluster, endpoints, declared.get(cluster), f));
+    state.endpoints().forEach((cluster, endpoints) ->
+        checkCluster(cluster, endpoints, minEligible(declared.get(cluster)), f));
   }
 
-  private static void checkCluster(String cluster, List<EndpointSpec> endpoints, ClusterSpec spec, Findings f) {
+  /** The only part of a cluster's declaration its endpoint rules read. */
+  static int minEligible(ClusterSpec declared) {
+    return declared == null ? ClusterSpec.DEFAULT_MIN_ELIGIBLE : declared.effectiveMinEligible();
+  }
+
+  /**
+   * One cluster's endpoint rules. Reads nothing but its arguments, which is what lets the validator
+   * reuse the result while they stay equal.
+   */
+  static void checkCluster(String cluster, List<EndpointSpec> endpoints, int minEligible, Findings f) {
     String label = Labels.endpoints(cluster);
     String firstOrigin = endpoints.isEmpty() || endpoints.get(0) == null ? "" : endpoints.get(0).origin();
     // Discovered clusters are named by their source, so their names get the same checks.
@@ -71,7 +81,6 @@ final class EndpointRules {
       }
     }
     checkContiguous(label, priorities, originOfPriority, f);
-    int minEligible = spec == null ? ClusterSpec.DEFAULT_MIN_ELIGIBLE : spec.effectiveMinEligible();
     int eligible = Capacity.eligibleCount(endpoints);
     if (!endpoints.isEmpty() && eligible < minEligible) {
       f.warning(

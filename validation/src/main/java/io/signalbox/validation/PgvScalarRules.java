@@ -170,7 +170,12 @@ final class PgvScalarRules {
       return;
     }
     bounded(path, value, map(constant, convert), map(lt, convert), map(lte, convert), map(gt, convert),
-        map(gte, convert), in.stream().map(convert).toList(), notIn.stream().map(convert).toList(), sink);
+        map(gte, convert), converted(in, convert), converted(notIn, convert), sink);
+  }
+
+  /** Most rules have no in/not_in lists; this runs for every bounded field of every resource. */
+  private static <N> List<BigInteger> converted(List<N> values, Function<Object, BigInteger> convert) {
+    return values.isEmpty() ? List.of() : values.stream().map(convert).toList();
   }
 
   private static void doubles(
@@ -199,23 +204,30 @@ final class PgvScalarRules {
     T upper = lt != null ? lt : lte;
     boolean lowerOk = gt != null ? v.compareTo(gt) > 0 : gte == null || v.compareTo(gte) >= 0;
     boolean upperOk = lt != null ? v.compareTo(lt) < 0 : lte == null || v.compareTo(lte) <= 0;
-    String lowerText = gt != null ? "> " + gt : gte != null ? ">= " + gte : "";
-    String upperText = lt != null ? "< " + lt : lte != null ? "<= " + lte : "";
+    // The texts only when something is wrong: this runs for every bounded field of every resource.
     if (lower != null && upper != null && lower.compareTo(upper) > 0) {
       if (!lowerOk && !upperOk) {
-        sink.add(path, "must be " + lowerText + " or " + upperText + ", was " + v);
+        sink.add(path, "must be " + lowerText(gt, gte) + " or " + upperText(lt, lte) + ", was " + v);
       }
     } else if (!lowerOk) {
-      sink.add(path, "must be " + lowerText + ", was " + v);
+      sink.add(path, "must be " + lowerText(gt, gte) + ", was " + v);
     } else if (!upperOk) {
-      sink.add(path, "must be " + upperText + ", was " + v);
+      sink.add(path, "must be " + upperText(lt, lte) + ", was " + v);
     }
     if (!in.isEmpty() && in.stream().noneMatch(x -> x.compareTo(v) == 0)) {
       sink.add(path, "must be one of " + in + ", was " + v);
     }
-    if (notIn.stream().anyMatch(x -> x.compareTo(v) == 0)) {
+    if (!notIn.isEmpty() && notIn.stream().anyMatch(x -> x.compareTo(v) == 0)) {
       sink.add(path, "must not be one of " + notIn + ", was " + v);
     }
+  }
+
+  private static String lowerText(Object gt, Object gte) {
+    return gt != null ? "> " + gt : gte != null ? ">= " + gte : "";
+  }
+
+  private static String upperText(Object lt, Object lte) {
+    return lt != null ? "< " + lt : lte != null ? "<= " + lte : "";
   }
 
   private void string(String path, String s, StringRules r, Sink sink) {

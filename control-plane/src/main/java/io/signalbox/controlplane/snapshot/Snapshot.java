@@ -26,7 +26,14 @@ public final class Snapshot {
   private final Instant createdAt;
   private final Provenance provenance;
   private final Map<XdsType, TypeResources> types;
-  private final Map<String, List<EndpointSpec>> endpoints;
+  private final MerkleTreap<List<EndpointSpec>> endpoints;
+  private final Lineage lineage;
+
+  /**
+   * The translation and endpoint map a sealed candidate was built from, so that the next candidate
+   * may apply the translator's delta instead of comparing everything (see {@link TranslatedResources}).
+   */
+  record Lineage(long translation, Map<String, List<EndpointSpec>> endpoints) {}
 
   Snapshot(
       long epoch,
@@ -36,6 +43,18 @@ public final class Snapshot {
       Provenance provenance,
       Map<XdsType, TypeResources> types,
       Map<String, List<EndpointSpec>> endpoints) {
+    this(epoch, parentEpoch, contentHash, createdAt, provenance, types, endpoints, null);
+  }
+
+  Snapshot(
+      long epoch,
+      long parentEpoch,
+      String contentHash,
+      Instant createdAt,
+      Provenance provenance,
+      Map<XdsType, TypeResources> types,
+      Map<String, List<EndpointSpec>> endpoints,
+      Lineage lineage) {
     if (epoch <= 0) {
       throw new IllegalArgumentException("epoch must be positive, was " + epoch);
     }
@@ -49,9 +68,9 @@ public final class Snapshot {
       copy.put(t, types.getOrDefault(t, TypeResources.empty(t)));
     }
     this.types = Collections.unmodifiableMap(copy);
-    Map<String, List<EndpointSpec>> eps = new TreeMap<>();
-    endpoints.forEach((k, v) -> eps.put(k, List.copyOf(v)));
-    this.endpoints = Collections.unmodifiableMap(eps);
+    // A candidate hands over the tree it built (values already copied), shared with its parent's.
+    this.endpoints = MerkleTreap.copyOf(endpoints, ContentHash.ENDPOINTS, List::copyOf);
+    this.lineage = lineage;
   }
 
   public long epoch() {
@@ -80,6 +99,15 @@ public final class Snapshot {
 
   /** Cluster name -> endpoints with their lifecycle states, as validated for this epoch. */
   public Map<String, List<EndpointSpec>> endpoints() {
+    return endpoints;
+  }
+
+  /** What this snapshot was built from; null when not known (restored, or built from a plain list). */
+  Lineage lineage() {
+    return lineage;
+  }
+
+  MerkleTreap<List<EndpointSpec>> endpointTree() {
     return endpoints;
   }
 

@@ -8,14 +8,13 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -36,23 +35,75 @@ public final class SnapshotBuilder {
     return serializations.sum();
   }
 
+  /**
+   * Versions {@code translated} against {@code parent}. Work is proportional to what changed: with
+   * the translator's {@link TranslatedResources.Delta} relative to what {@code parent} was built
+   * from, only the resources and endpoint lists it names are looked at; otherwise one pass over the
+   * (name-ordered) inputs recognises unchanged ones by identity (or equality). Either way the
+   * parent's tree nodes, bytes and hashes are shared wherever nothing changed.
+   */
   public SnapshotCandidate candidate(
       List<TranslatedResource> translated,
       Map<String, List<EndpointSpec>> endpoints,
       Snapshot parent,
       Provenance provenance) {
-    EnumMap<XdsType, Map<String, XdsResource>> byType = new EnumMap<>(XdsType.class);
-    for (XdsType t : XdsType.values()) {
-      byType.put(t, new TreeMap<>());
-    }
-    for (TranslatedResource tr : translated) {
-      XdsResource previous = parent == null ? null : parent.resources(tr.type()).get(tr.name());
-      XdsResource resource = version(tr, previous);
-      if (byType.get(tr.type()).put(tr.name(), resource) != null) {
-        throw new IllegalArgumentException("translation produced two " + tr.type() + " named '" + tr.name() + "'");
+    TranslatedResources.Delta delta = usableDelta(translated, endpoints, parent);
+    EnumMap<XdsType, TreapUpdate<XdsResource>> byType = new EnumMap<>(XdsType.class);
+    TreapUpdate<List<EndpointSpec>> endpointUpdate;
+    if (delta != null) {
+      for (XdsType t : XdsType.ORDERED) {
+        byType.put(t, TreapUpdate.applying(parent.resources(t).tree(), delta.changed().getOrDefault(t, List.of()),
+            TranslatedResource::name, this::version, delta.removed().getOrDefault(t, List.of())));
       }
+      endpointUpdate = TreapUpdate.applying(parent.endpointTree(), delta.endpointsChanged(), name -> name,
+          (name, was) -> endpointList(endpoints.get(name), was), delta.endpointsRemoved());
+    } else {
+      List<List<TranslatedResource>> listings = new ArrayList<>();
+      for (XdsType t : XdsType.ORDERED) {
+        listings.add(new ArrayList<>(t == XdsType.CLUSTER || t == XdsType.ENDPOINT ? translated.size() / 2 : 16));
+      }
+      for (TranslatedResource tr : translated) {
+        listings.get(tr.type().ordinal()).add(tr);
+      }
+      for (XdsType t : XdsType.ORDERED) {
+        MerkleTreap<XdsResource> before = parent == null ? MerkleTreap.empty(ContentHash.RESOURCE)
+            : parent.resources(t).tree();
+        byType.put(t, TreapUpdate.of(before, listings.get(t.ordinal()), TranslatedResource::name, this::version,
+            name -> "translation produced two " + t + " named '" + name + "'"));
+      }
+      MerkleTreap<List<EndpointSpec>> endpointsBefore = parent == null ? MerkleTreap.empty(ContentHash.ENDPOINTS)
+          : parent.endpointTree();
+      endpointUpdate = TreapUpdate.of(endpointsBefore, endpoints.entrySet(), Map.Entry::getKey,
+          (entry, was) -> endpointList(entry.getValue(), was), name -> "two endpoint lists for cluster '" + name + "'");
     }
-    return new SnapshotCandidate(parent, byType, endpoints, provenance, contentHash(byType, endpoints));
+    Snapshot.Lineage lineage = translated instanceof TranslatedResources tr
+        ? new Snapshot.Lineage(tr.id(), endpoints) : null;
+    return new SnapshotCandidate(parent, byType, endpointUpdate.map(), provenance, lineage);
+  }
+
+  /**
+   * The translator's delta if it is relative to exactly what {@code parent} was built from and
+   * describes exactly these endpoints; else null (compare everything).
+   */
+  static TranslatedResources.Delta usableDelta(List<TranslatedResource> translated,
+      Map<String, List<EndpointSpec>> endpoints, Snapshot parent) {
+    if (parent == null || parent.lineage() == null || !(translated instanceof TranslatedResources tr)) {
+      return null;
+    }
+    TranslatedResources.Delta delta = tr.delta();
+    if (delta == null || delta.base() != parent.lineage().translation() || delta.endpoints() != endpoints
+        || delta.baseEndpoints() != parent.lineage().endpoints()) {
+      return null;
+    }
+    return delta;
+  }
+
+  /** The parent's list when equal, so the next epoch recognises it by identity. */
+  private static List<EndpointSpec> endpointList(List<EndpointSpec> now, List<EndpointSpec> was) {
+    if (was != null && (was == now || was.equals(now))) {
+      return was;
+    }
+    return List.copyOf(now);
   }
 
   private XdsResource version(TranslatedResource tr, XdsResource previous) {
@@ -97,23 +148,6 @@ public final class SnapshotBuilder {
 
   static String sha256(byte[] bytes) {
     return HexFormat.of().formatHex(digest().digest(bytes));
-  }
-
-  private static String contentHash(
-      Map<XdsType, Map<String, XdsResource>> byType, Map<String, List<EndpointSpec>> endpoints) {
-    MessageDigest digest = digest();
-    for (var typeEntry : byType.entrySet()) {
-      for (XdsResource r : typeEntry.getValue().values()) {
-        digest.update((typeEntry.getKey().name() + '\0' + r.name() + '\0' + r.version() + '\n')
-            .getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    // The endpoint model counts too: a WARMING endpoint that becomes EJECTED changes no xDS resource
-    // but is still a state transition worth an epoch.
-    new TreeMap<>(endpoints).forEach((cluster, list) -> list.forEach(e -> digest.update(
-        (cluster + '\0' + e.key() + '\0' + e.zone() + '\0' + e.weight() + '\0' + e.priority() + '\0'
-            + e.state() + '\0' + e.origin() + '\n').getBytes(StandardCharsets.UTF_8))));
-    return HexFormat.of().formatHex(digest.digest());
   }
 
   private static MessageDigest digest() {

@@ -3,17 +3,19 @@ package io.signalbox.controlplane.snapshot;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
+import java.util.Set;
 
 /**
  * A validated, versioned set of resources that has no epoch yet. {@link #seal} gives it the epoch
  * the store allocated; resources new in this candidate take that epoch as their
  * {@code changedEpoch}, and a type's version moves to it only if one of its resources was added,
- * changed or removed.
+ * changed or removed. Immutable: sealing leaves the candidate as it was.
  */
 public final class SnapshotCandidate {
 
@@ -21,22 +23,38 @@ public final class SnapshotCandidate {
   static final long UNSEALED = -1;
 
   private final Snapshot parent;
-  private final Map<XdsType, Map<String, XdsResource>> byType;
-  private final Map<String, List<EndpointSpec>> endpoints;
+  private final Map<XdsType, MerkleTreap<XdsResource>> byType = new EnumMap<>(XdsType.class);
+  private final Map<XdsType, List<String>> changed = new EnumMap<>(XdsType.class);
+  private final Map<XdsType, List<String>> removed = new EnumMap<>(XdsType.class);
+  private final MerkleTreap<List<EndpointSpec>> endpoints;
   private final Provenance provenance;
   private final String contentHash;
+  private final Snapshot.Lineage lineage;
 
   SnapshotCandidate(
       Snapshot parent,
-      Map<XdsType, Map<String, XdsResource>> byType,
-      Map<String, List<EndpointSpec>> endpoints,
+      Map<XdsType, TreapUpdate<XdsResource>> updates,
+      MerkleTreap<List<EndpointSpec>> endpoints,
       Provenance provenance,
-      String contentHash) {
+      Snapshot.Lineage lineage) {
     this.parent = parent;
-    this.byType = byType;
+    this.lineage = lineage;
+    for (XdsType type : XdsType.values()) {
+      TreapUpdate<XdsResource> u = updates.get(type);
+      byType.put(type, u.map());
+      List<String> fresh = new ArrayList<>(u.changed().size());
+      for (int i = 0; i < u.changed().size(); i++) {
+        // A fresh message with the same content replaces the instance but is not a change.
+        if (u.changedValues().get(i).changedEpoch() == UNSEALED) {
+          fresh.add(u.changed().get(i));
+        }
+      }
+      changed.put(type, List.copyOf(fresh));
+      removed.put(type, parent == null ? List.of() : u.removed());
+    }
     this.endpoints = endpoints;
     this.provenance = Objects.requireNonNull(provenance);
-    this.contentHash = contentHash;
+    this.contentHash = ContentHash.of(byType, endpoints);
   }
 
   public String contentHash() {
@@ -52,22 +70,14 @@ public final class SnapshotCandidate {
     return parent;
   }
 
-  /** Names of resources of {@code type} that are new or changed relative to the parent. */
+  /** Names of resources of {@code type} that are new or changed relative to the parent, sorted. */
   public List<String> changed(XdsType type) {
-    return byType.get(type).values().stream()
-        .filter(r -> r.changedEpoch() == UNSEALED)
-        .map(XdsResource::name)
-        .toList();
+    return changed.get(type);
   }
 
-  /** Names of resources of {@code type} that the parent had and this candidate does not. */
+  /** Names of resources of {@code type} that the parent had and this candidate does not, sorted. */
   public List<String> removed(XdsType type) {
-    if (parent == null) {
-      return List.of();
-    }
-    return parent.resources(type).byName().keySet().stream()
-        .filter(name -> !byType.get(type).containsKey(name))
-        .toList();
+    return removed.get(type);
   }
 
   public Snapshot seal(long epoch, Instant createdAt) {
@@ -76,23 +86,18 @@ public final class SnapshotCandidate {
           "epoch " + epoch + " would not be newer than its parent " + parent.epoch());
     }
     EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
-    for (var entry : byType.entrySet()) {
-      XdsType type = entry.getKey();
-      TreeMap<String, XdsResource> sealed = new TreeMap<>();
-      java.util.Set<String> changedNames = new java.util.HashSet<>(removed(type));
-      for (XdsResource r : entry.getValue().values()) {
-        if (r.changedEpoch() == UNSEALED) {
-          sealed.put(r.name(), r.withChangedEpoch(epoch));
-          changedNames.add(r.name());
-        } else {
-          sealed.put(r.name(), r);
-        }
-      }
-      boolean changed = parent == null || !changedNames.isEmpty();
-      long versionEpoch = changed ? epoch : parent.resources(type).versionEpoch();
+    for (XdsType type : XdsType.values()) {
+      List<String> fresh = changed.get(type);
+      // The epoch is not part of a resource's content, so the nodes' cached hashes stay valid.
+      MerkleTreap<XdsResource> sealed = byType.get(type)
+          .withSameContent(fresh.toArray(new String[0]), r -> r.withChangedEpoch(epoch));
+      Set<String> changedNames = new HashSet<>(fresh);
+      changedNames.addAll(removed.get(type));
+      boolean typeChanged = parent == null || !changedNames.isEmpty();
+      long versionEpoch = typeChanged ? epoch : parent.resources(type).versionEpoch();
       types.put(type, new TypeResources(type, versionEpoch, sealed, parent == null ? null : changedNames));
     }
     return new Snapshot(epoch, parent == null ? 0 : parent.epoch(), contentHash, createdAt, provenance,
-        types, endpoints);
+        types, endpoints, lineage);
   }
 }

@@ -1,23 +1,21 @@
 package io.signalbox.controlplane.snapshot;
 
-import java.util.Collections;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 
 /**
  * The resources of one type in a sealed snapshot.
  *
  * @param versionEpoch the epoch that last changed this type (a resource added, changed or removed);
  *     the type's {@code version_info} is derived from it, so it moves only when the type changes
- * @param byName sorted by name
+ * @param byName sorted by name; immutable, and sharing structure with the parent snapshot's map
  */
 public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsResource> byName,
-    java.util.Set<String> changedSinceParent) {
+    Set<String> changedSinceParent) {
 
   public TypeResources {
-    byName = Collections.unmodifiableMap(byName instanceof TreeMap<String, XdsResource> sorted ? sorted
-        : new TreeMap<>(byName));
-    changedSinceParent = changedSinceParent == null ? null : java.util.Set.copyOf(changedSinceParent);
+    byName = MerkleTreap.copyOf(byName, ContentHash.RESOURCE, r -> r);
+    changedSinceParent = changedSinceParent == null ? null : Set.copyOf(changedSinceParent);
   }
 
   /** A type whose changes since the parent snapshot are not known (restored from storage). */
@@ -26,7 +24,7 @@ public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsReso
   }
 
   public static TypeResources empty(XdsType type) {
-    return new TypeResources(type, 0, Map.of(), java.util.Set.of());
+    return new TypeResources(type, 0, Map.of(), Set.of());
   }
 
   /**
@@ -34,7 +32,7 @@ public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsReso
    * that held the parent's content look only at these instead of everything it subscribes to.
    */
   @Override
-  public java.util.Set<String> changedSinceParent() {
+  public Set<String> changedSinceParent() {
     return changedSinceParent;
   }
 
@@ -49,5 +47,9 @@ public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsReso
   /** The {@code version_info} clients see for this type. */
   public String version() {
     return Long.toString(versionEpoch);
+  }
+
+  MerkleTreap<XdsResource> tree() {
+    return (MerkleTreap<XdsResource>) byName;
   }
 }

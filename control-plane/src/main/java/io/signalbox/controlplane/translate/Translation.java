@@ -1,12 +1,16 @@
 package io.signalbox.controlplane.translate;
 
 import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.TranslatedResources;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.EndpointSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The xDS resources one {@link io.signalbox.model.DesiredState desired state} translates to, plus what the next
@@ -15,43 +19,91 @@ import java.util.Map;
  */
 public final class Translation {
 
-  private static final Translation EMPTY = new Translation(Map.of(), Map.of(), Map.of(), Map.of());
+  private static final Translation EMPTY = new Translation(Declared.of(List.of()), Map.of(), new String[0],
+      new Memo<?>[0], new Memo<?>[0], new boolean[0], Map.of(), Map.of(), null);
 
   /** One input and the resource it translated to; reused while the input stays equal. */
   record Memo<I>(I input, TranslatedResource output) {}
 
-  private final Map<String, Memo<?>> clusters;
-  private final Map<String, Memo<?>> assignments;
+  /**
+   * The declared clusters by name (first declaration wins), sorted, and the list they were taken
+   * from, so that the next translation can tell the list is unchanged without re-sorting it.
+   */
+  record Declared(List<ClusterSpec> source, String[] names, ClusterSpec[] specs) {
+
+    static Declared of(List<ClusterSpec> clusters) {
+      TreeMap<String, ClusterSpec> byName = new TreeMap<>();
+      for (ClusterSpec c : clusters) {
+        if (c != null && c.name() != null) {
+          byName.putIfAbsent(c.name(), c);
+        }
+      }
+      return new Declared(clusters, byName.keySet().toArray(new String[0]),
+          byName.values().toArray(new ClusterSpec[0]));
+    }
+
+    /** Whether {@code clusters} is this list: the same instance, or equal. */
+    boolean isFrom(List<ClusterSpec> clusters) {
+      return source == clusters || source.equals(clusters);
+    }
+  }
+
+  private final Declared declared;
+  private final Map<String, List<EndpointSpec>> endpoints;
+  private final String[] clusterNames;
+  private final Memo<?>[] clusters;
+  private final Memo<?>[] assignments;
+  private final boolean[] hasEndpoints;
   private final Map<String, Memo<?>> listeners;
   private final Map<String, Memo<?>> routes;
   private final Map<XdsType, List<TranslatedResource>> byType;
-  private final List<TranslatedResource> resources;
+  private final TranslatedResources resources;
 
   /**
-   * Takes ownership of the maps (no copy: at 10,000 clusters copying them would be a noticeable
-   * share of an epoch's budget); callers must not touch them afterwards. Each map's iteration order
-   * is the order its resources are listed in.
+   * Takes ownership of the arrays and maps (no copy: at 10,000 clusters copying them would be a
+   * noticeable share of an epoch's budget); callers must not touch them afterwards.
+   *
+   * @param endpoints the endpoint map translated (kept by identity, for the delta)
+   * @param clusterNames every cluster, sorted; {@code clusters}, {@code assignments} and {@code
+   *     hasEndpoints} (whether {@code endpoints} holds the cluster) are parallel to it
+   * @param delta what changed since the translation this one reused; null if not known
    */
   Translation(
-      Map<String, Memo<?>> clusters,
-      Map<String, Memo<?>> assignments,
+      Declared declared,
+      Map<String, List<EndpointSpec>> endpoints,
+      String[] clusterNames,
+      Memo<?>[] clusters,
+      Memo<?>[] assignments,
+      boolean[] hasEndpoints,
       Map<String, Memo<?>> listeners,
-      Map<String, Memo<?>> routes) {
-    this.clusters = Collections.unmodifiableMap(clusters);
-    this.assignments = Collections.unmodifiableMap(assignments);
+      Map<String, Memo<?>> routes,
+      TranslatedResources.Delta delta) {
+    this.declared = declared;
+    this.endpoints = endpoints;
+    this.clusterNames = clusterNames;
+    this.clusters = clusters;
+    this.assignments = assignments;
+    this.hasEndpoints = hasEndpoints;
     this.listeners = Collections.unmodifiableMap(listeners);
     this.routes = Collections.unmodifiableMap(routes);
-    EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
-    types.put(XdsType.CLUSTER, outputs(clusters));
-    types.put(XdsType.ENDPOINT, outputs(assignments));
-    types.put(XdsType.LISTENER, outputs(listeners));
-    types.put(XdsType.ROUTE, outputs(routes));
-    this.byType = Collections.unmodifiableMap(types);
-    List<TranslatedResource> all = new ArrayList<>();
-    for (XdsType type : XdsType.ORDERED) {
-      all.addAll(types.get(type));
+    List<TranslatedResource> all = new ArrayList<>(2 * clusters.length + listeners.size() + routes.size());
+    for (Memo<?> m : clusters) {
+      all.add(m.output());
     }
-    this.resources = Collections.unmodifiableList(all);
+    for (Memo<?> m : assignments) {
+      all.add(m.output());
+    }
+    listeners.values().forEach(m -> all.add(m.output()));
+    routes.values().forEach(m -> all.add(m.output()));
+    this.resources = new TranslatedResources(Collections.unmodifiableList(all), delta);
+    int c = clusters.length;
+    int l = listeners.size();
+    EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
+    types.put(XdsType.CLUSTER, resources.subList(0, c));
+    types.put(XdsType.ENDPOINT, resources.subList(c, 2 * c));
+    types.put(XdsType.LISTENER, resources.subList(2 * c, 2 * c + l));
+    types.put(XdsType.ROUTE, resources.subList(2 * c + l, resources.size()));
+    this.byType = Collections.unmodifiableMap(types);
   }
 
   /** The translation of nothing: the {@code previous} of a first translation. */
@@ -59,9 +111,26 @@ public final class Translation {
     return EMPTY;
   }
 
-  /** Every resource, in {@link XdsType#ORDERED push order} and by name within a type. */
+  /**
+   * Every resource, in {@link XdsType#ORDERED push order} and by name within a type, with what
+   * changed since the translation this one reused (see {@link TranslatedResources}).
+   */
   public List<TranslatedResource> resources() {
     return resources;
+  }
+
+  /** Identity of {@link #resources()}, the base of the next translation's delta. */
+  long id() {
+    return resources.id();
+  }
+
+  Map<String, List<EndpointSpec>> endpoints() {
+    return endpoints;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  boolean[] hasEndpoints() {
+    return hasEndpoints;
   }
 
   /** The resources of one type, by name. */
@@ -69,33 +138,44 @@ public final class Translation {
     return byType.get(type);
   }
 
-  Memo<?> cluster(String name) {
-    return clusters.get(name);
+  Declared declared() {
+    return declared;
   }
 
-  Memo<?> assignment(String name) {
-    return assignments.get(name);
+  /** Every cluster's name, sorted; do not modify. */
+  String[] clusterNames() {
+    return clusterNames;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  Memo<?>[] clusterMemos() {
+    return clusters;
+  }
+
+  /** Parallel to {@link #clusterNames()}; do not modify. */
+  Memo<?>[] assignmentMemos() {
+    return assignments;
   }
 
   Memo<?> listener(String name) {
     return listeners.get(name);
   }
 
+  Map<String, Memo<?>> listeners() {
+    return listeners;
+  }
+
+  Map<String, Memo<?>> routes() {
+    return routes;
+  }
+
   Memo<?> route(String name) {
     return routes.get(name);
   }
 
-  private static List<TranslatedResource> outputs(Map<String, Memo<?>> memos) {
-    List<TranslatedResource> out = new ArrayList<>(memos.size());
-    for (Memo<?> memo : memos.values()) {
-      out.add(memo.output());
-    }
-    return Collections.unmodifiableList(out);
-  }
-
   @Override
   public String toString() {
-    return "Translation{clusters=" + clusters.size() + ", listeners=" + listeners.size()
+    return "Translation{clusters=" + clusters.length + ", listeners=" + listeners.size()
         + ", routeConfigs=" + routes.size() + "}";
   }
 }
