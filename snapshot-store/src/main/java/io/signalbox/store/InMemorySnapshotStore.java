@@ -163,6 +163,8 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     synchronized (lock) {
       List<AuditEntry> newestFirst = new ArrayList<>(audit);
       java.util.Collections.reverse(newestFirst);
+      // Stable: entries of the same instant stay newest written first.
+      newestFirst.sort(java.util.Comparator.comparing(AuditEntry::at).reversed());
       return newestFirst.stream().limit(limit).toList();
     }
   }

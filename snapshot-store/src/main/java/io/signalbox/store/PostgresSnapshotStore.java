@@ -311,7 +311,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public List<AuditEntry> auditLog(int limit) {
     return call("read audit log", () -> db.selectFrom(AUDIT_LOG)
-        .orderBy(AUDIT_LOG.ID.desc())
+        .orderBy(AUDIT_LOG.AT.desc(), AUDIT_LOG.ID.desc())
         .limit(limit)
         .fetch(r -> new AuditEntry(r.getAt().toInstant(), r.getActor(), r.getAction(), r.getTarget(),
             r.getReason())));

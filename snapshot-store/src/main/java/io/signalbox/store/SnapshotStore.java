@@ -64,7 +64,7 @@ public interface SnapshotStore extends AutoCloseable {
 
   void audit(AuditEntry entry);
 
-  /** Audit entries, newest first. */
+  /** Audit entries, newest first: by time, then by the order they were written. */
   List<AuditEntry> auditLog(int limit);
 
   /**

@@ -120,6 +120,26 @@ class PostgresSnapshotStoreTest {
   }
 
   @Test
+  void ordersTheAuditLogByTimeEvenWhenACauseIsWrittenAfterItsEffect() {
+    // An operator's request is stamped when it arrives; the transition it causes can be written
+    // by the reconciler before the request's own entry.
+    AuditEntry transition = new AuditEntry(NOW.plusMillis(5), "signalbox", "transition", "orders/10.0.0.1:8080", "");
+    AuditEntry register = new AuditEntry(NOW, "alice", "register", "orders/10.0.0.1:8080", "");
+    AuditEntry sameInstant = new AuditEntry(NOW.plusMillis(5), "bob", "drain", "orders/10.0.0.2:8080", "");
+
+    store.audit(transition);
+    store.audit(register);
+    store.audit(sameInstant);
+
+    assertThat(store.auditLog(10)).containsExactly(sameInstant, transition, register);
+    InMemorySnapshotStore memory = new InMemorySnapshotStore(java.time.Clock.systemUTC());
+    memory.audit(transition);
+    memory.audit(register);
+    memory.audit(sameInstant);
+    assertThat(memory.auditLog(10)).containsExactly(sameInstant, transition, register);
+  }
+
+  @Test
   void aSealerThatFailsLeavesNoEpochAndNoGap() {
     store.append(EnvelopeSealer.because("startup"));
 

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,12 +70,16 @@ public final class ApiRouter {
   public void write(HandlerType method, String path, Access access, WriteHandler handler) {
     app.addHttpHandler(method, path, limited(ctx -> {
       Caller caller = ctx.attribute(CALLER);
+      // Stamped when the request arrived: what it causes (an epoch and its transitions, built at
+      // once on the reconciler's thread) may be audited before the handler returns, and the log
+      // must still list the cause first.
+      Instant received = clock.instant();
       Audit audit = handler.handle(ctx, caller);
       if (audit == null) {
         return;
       }
       try {
-        store.audit(new AuditEntry(clock.instant(), caller.name(), audit.action(), audit.target(), audit.reason()));
+        store.audit(new AuditEntry(received, caller.name(), audit.action(), audit.target(), audit.reason()));
       } catch (StoreUnavailableException e) {
         // The change already happened; failing the request now would make the caller retry it.
         log.warn("could not audit {} {} by {} ({}): {}", audit.action(), audit.target(), caller.name(),
