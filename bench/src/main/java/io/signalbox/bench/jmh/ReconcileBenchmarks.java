@@ -71,13 +71,21 @@ public class ReconcileBenchmarks {
   @Param({"identity", "copy"})
   String sharing;
 
+  /** {@code memory}, or {@code postgres}: the embedded PostgreSQL, as {@code store.url: embedded} runs. */
+  @Param({"memory", "postgres"})
+  String store;
+
+  private java.nio.file.Path dataDir;
+  private io.signalbox.store.EmbeddedDatabase database;
+  private io.signalbox.store.SnapshotStore snapshotStore;
+
   private RecordingXdsServer xds;
   private Reconciler reconciler;
   private SourceState[] states;
   private long nextEpoch;
 
   @Setup(Level.Trial)
-  public void setUp() throws InterruptedException {
+  public void setUp() throws InterruptedException, java.io.IOException {
     Workload workload = new Workload(clusters, endpoints);
     Parsed<SignalboxConfig> parsed = ConfigLoader.parse(workload.config(18000, 8080, "memory", "100ms"),
         "bench.yaml", Path.of("."));
@@ -100,7 +108,17 @@ public class ReconcileBenchmarks {
     Clock clock = Clock.systemUTC();
     xds = new RecordingXdsServer();
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
-    reconciler = new Reconciler(clock, new InMemorySnapshotStore(clock), xds, new DesiredStateValidator(),
+    if (store.equals("postgres")) {
+      dataDir = java.nio.file.Files.createTempDirectory("signalbox-bench-reconcile");
+      database = io.signalbox.store.EmbeddedDatabase.start(dataDir);
+      snapshotStore = io.signalbox.store.PostgresSnapshotStore.open(database.jdbcUrl(),
+          io.signalbox.store.EmbeddedDatabase.USER, "", clock);
+    } else if (store.equals("memory")) {
+      snapshotStore = new InMemorySnapshotStore(clock);
+    } else {
+      throw new IllegalArgumentException("store must be memory or postgres, was " + store);
+    }
+    reconciler = new Reconciler(clock, snapshotStore, xds, new DesiredStateValidator(),
         new IncrementalTranslator(), envoyRules::validate, Duration.ZERO, Duration.ZERO, new SimpleMeterRegistry());
     // The in-memory store keeps every retained envelope on the heap (PostgreSQL would not): keep few,
     // so the old generation does not fill with them and charge the writer for collecting it.
@@ -121,8 +139,15 @@ public class ReconcileBenchmarks {
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() {
+  public void tearDown() throws java.io.IOException {
     reconciler.close();
+    snapshotStore.close();
+    if (database != null) {
+      database.close();
+      try (var paths = java.nio.file.Files.walk(dataDir)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
   }
 
   /** offerSource(one endpoint's weight changed) → that epoch published. */
