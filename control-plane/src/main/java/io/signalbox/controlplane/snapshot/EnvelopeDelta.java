@@ -1,9 +1,7 @@
 package io.signalbox.controlplane.snapshot;
 
-import com.google.protobuf.Timestamp;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.SnapshotEnvelope;
-import io.signalbox.proto.v1.StoredResource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,15 +26,7 @@ public final class EnvelopeDelta {
     if (parent == null || sealed.parentEpoch() != parent.epoch()) {
       return Optional.empty();
     }
-    SnapshotEnvelope.Builder b = SnapshotEnvelope.newBuilder()
-        .setDelta(true)
-        .setEpoch(sealed.epoch())
-        .setParentEpoch(sealed.parentEpoch())
-        .setContentHash(sealed.contentHash())
-        .setCreatedAt(Timestamp.newBuilder()
-            .setSeconds(sealed.createdAt().getEpochSecond())
-            .setNanos(sealed.createdAt().getNano()))
-        .setProvenance(sealed.provenance());
+    SnapshotEnvelope.Builder b = sealed.envelopeHeader().setDelta(true);
     // Every type, in the order toEnvelope writes them, with its version even when nothing changed.
     for (XdsType type : XdsType.values()) {
       TypeResources tr = sealed.resources(type);
@@ -51,7 +41,7 @@ public final class EnvelopeDelta {
         if (r == null) {
           tb.addRemoved(name);
         } else {
-          tb.addResources(stored(r));
+          tb.addResources(Snapshot.stored(r));
         }
       }
       b.addTypes(tb);
@@ -84,16 +74,5 @@ public final class EnvelopeDelta {
       });
     }
     return Optional.of(b.build());
-  }
-
-  /** As {@link Snapshot#toEnvelope()} stores a resource. */
-  private static StoredResource stored(XdsResource r) {
-    return StoredResource.newBuilder()
-        .setName(r.name())
-        .setVersion(r.version())
-        .setChangedEpoch(r.changedEpoch())
-        .setResource(r.any())
-        .addAllReferences(new TreeSet<>(r.references()))
-        .build();
   }
 }

@@ -116,7 +116,26 @@ public final class Snapshot {
   }
 
   public SnapshotEnvelope toEnvelope() {
-    SnapshotEnvelope.Builder b = SnapshotEnvelope.newBuilder()
+    SnapshotEnvelope.Builder b = envelopeHeader();
+    for (TypeResources tr : types.values()) {
+      io.signalbox.proto.v1.TypeResources.Builder tb = io.signalbox.proto.v1.TypeResources.newBuilder()
+          .setTypeUrl(tr.type().typeUrl())
+          .setVersionEpoch(tr.versionEpoch());
+      for (XdsResource r : tr.byName().values()) {
+        tb.addResources(stored(r));
+      }
+      b.addTypes(tb);
+    }
+    endpoints.forEach((cluster, list) -> list.forEach(e -> b.addEndpoints(EndpointRecords.toProto(cluster, e))));
+    return b.build();
+  }
+
+  /**
+   * Everything of the envelope but its resources and endpoint records. Shared with
+   * {@link EnvelopeDelta}: a delta replayed on its parent must give these same bytes.
+   */
+  SnapshotEnvelope.Builder envelopeHeader() {
+    return SnapshotEnvelope.newBuilder()
         .setEpoch(epoch)
         .setParentEpoch(parentEpoch)
         .setContentHash(contentHash)
@@ -124,22 +143,17 @@ public final class Snapshot {
             .setSeconds(createdAt.getEpochSecond())
             .setNanos(createdAt.getNano()))
         .setProvenance(provenance);
-    for (TypeResources tr : types.values()) {
-      io.signalbox.proto.v1.TypeResources.Builder tb = io.signalbox.proto.v1.TypeResources.newBuilder()
-          .setTypeUrl(tr.type().typeUrl())
-          .setVersionEpoch(tr.versionEpoch());
-      for (XdsResource r : tr.byName().values()) {
-        tb.addResources(StoredResource.newBuilder()
-            .setName(r.name())
-            .setVersion(r.version())
-            .setChangedEpoch(r.changedEpoch())
-            .setResource(r.any())
-            .addAllReferences(new java.util.TreeSet<>(r.references())));
-      }
-      b.addTypes(tb);
-    }
-    endpoints.forEach((cluster, list) -> list.forEach(e -> b.addEndpoints(EndpointRecords.toProto(cluster, e))));
-    return b.build();
+  }
+
+  /** One resource as an envelope (full or delta) stores it. */
+  static StoredResource stored(XdsResource r) {
+    return StoredResource.newBuilder()
+        .setName(r.name())
+        .setVersion(r.version())
+        .setChangedEpoch(r.changedEpoch())
+        .setResource(r.any())
+        .addAllReferences(new java.util.TreeSet<>(r.references()))
+        .build();
   }
 
   /** Restores a snapshot exactly as it was stored: same versions, same epochs, same bytes. */
