@@ -117,7 +117,14 @@ final class XdsStream {
    * from the epoch's creation: the client's convergence time for that epoch.
    */
   private void noteConvergence(Snapshot snapshot, Instant now) {
-    long epoch = subscriptions.values().stream().mapToLong(s -> s.syncedEpoch).min().orElse(0);
+    // Runs on every ACK and every publish of every stream: a loop, not a stream pipeline.
+    long epoch = Long.MAX_VALUE;
+    for (Subscription s : subscriptions.values()) {
+      epoch = Math.min(epoch, s.syncedEpoch);
+    }
+    if (subscriptions.isEmpty()) {
+      epoch = 0;
+    }
     if (epoch > convergedEpoch && epoch == snapshot.epoch()) {
       convergedEpoch = epoch;
       lastConvergence = java.time.Duration.between(snapshot.createdAt(), now);
