@@ -138,8 +138,7 @@ final class ServerProcess implements AutoCloseable {
           String stat = Files.readString(task.resolve("stat"));
           String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
           if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            ticks += cpuTicks(stat);
           }
         } catch (IOException e) {
           // The thread ended between listing and reading.
@@ -158,14 +157,17 @@ final class ServerProcess implements AutoCloseable {
 
   private static long cpuMillis(long pid, String name) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      // Fields after the command name, which is in parentheses and may contain spaces.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime (14th), stime (15th)
-      return ticks * 1000 / TICKS_PER_SECOND;
+      return cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))) * 1000 / TICKS_PER_SECOND;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read CPU time of " + name, e);
     }
+  }
+
+  /** utime + stime of a {@code /proc/.../stat} line (a process's or one thread's), in ticks. */
+  private static long cpuTicks(String stat) {
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime (14th), stime (15th)
   }
 
   /** Heap in use right after a full GC, in bytes, via {@code jcmd GC.run} and {@code GC.heap_info}. */
