@@ -136,6 +136,19 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
+    synchronized (lock) {
+      EpochRecord r = records.get(epoch);
+      if (r == null || r.status() != expected) {
+        return false;
+      }
+      records.put(epoch, new EpochRecord(r.epoch(), r.parentEpoch(), r.createdAt(), r.contentHash(),
+          status, reason == null ? "" : reason, r.cause()));
+      return true;
+    }
+  }
+
+  @Override
   public void recordRejection(RejectedCandidate candidate) {
     synchronized (lock) {
       rejections.add(candidate);

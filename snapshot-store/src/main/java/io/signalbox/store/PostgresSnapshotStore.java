@@ -279,6 +279,15 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
+    return call("replace status of epoch " + epoch, () -> db.update(EPOCHS)
+        .set(EPOCHS.STATUS, status.name())
+        .set(EPOCHS.REASON, reason == null ? "" : reason)
+        .where(EPOCHS.EPOCH.eq(epoch).and(EPOCHS.STATUS.eq(expected.name())))
+        .execute()) == 1;
+  }
+
+  @Override
   public void recordRejection(RejectedCandidate candidate) {
     call("record rejected candidate", () -> db.insertInto(REJECTED_CANDIDATES)
         .set(REJECTED_CANDIDATES.AT, utc(candidate.at()))

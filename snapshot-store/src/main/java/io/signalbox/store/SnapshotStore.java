@@ -56,6 +56,14 @@ public interface SnapshotStore extends AutoCloseable {
 
   void setStatus(long epoch, EpochStatus status, String reason);
 
+  /**
+   * Sets {@code epoch}'s status only if it is still {@code expected}, atomically: a writer that
+   * marks an epoch SUPERSEDED must not overwrite the SAFE or REJECTED another thread just gave it.
+   *
+   * @return whether the status was replaced; false if the epoch has another status or is not stored
+   */
+  boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason);
+
   /** Records input the validator rejected; it creates no epoch. */
   void recordRejection(RejectedCandidate candidate);
 

@@ -19,7 +19,6 @@ import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.store.EpochSealer;
-import io.signalbox.store.EpochStatus;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -41,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * state) land in latest-wins slots; the writer thread wakes, waits for the burst to settle
  * (debounce, bounded by a maximum delay) and builds from whatever is newest then, so a stale input
  * is skipped, never queued. Every build is all-or-nothing: validate, translate, check, persist,
- * then publish.
+ * then publish. The store work that only records what was published (audit, statuses, retention,
+ * checkpoints) follows on its own thread ({@link AfterPublish}), not before the next epoch.
  */
 public final class Reconciler implements AutoCloseable {
 
@@ -68,6 +68,7 @@ public final class Reconciler implements AutoCloseable {
   private final DrainTracker drains;
   private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
   private final Retention retention;
+  private final AfterPublish afterPublish;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -103,6 +104,7 @@ public final class Reconciler implements AutoCloseable {
     this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
         history::get, meters);
+    this.afterPublish = new AfterPublish(store, retention, interventions::lastSafeEpoch);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -278,32 +280,13 @@ public final class Reconciler implements AutoCloseable {
     published = snapshot;
     history.remember(snapshot);
     drains.note(snapshot);
-    TransitionAudit.record(store, parent, snapshot, lastCauses, clock.instant());
-    markSuperseded(parent);
-    retention.published(snapshot.epoch(), interventions.lastSafeEpoch());
+    afterPublish.published(parent, snapshot, lastCauses, clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
     log.info("published epoch {} ({}): {} clusters, {} endpoints changed, {} resources, {} ms", snapshot.epoch(), cause,
         snapshot.resources(XdsType.CLUSTER).size(), candidate.changed(XdsType.ENDPOINT).size(),
         snapshot.resourceCount(), tookMs);
-    checkpointIfDue(snapshot);
-  }
-
-  /**
-   * Stores {@code snapshot} whole, now that clients have it, when its chain of deltas is long:
-   * otherwise a later append would write the whole state (~0.3 s at 10,000 clusters) before that
-   * epoch could be published.
-   */
-  private void checkpointIfDue(Snapshot snapshot) {
-    try {
-      if (store.checkpointDue()) {
-        store.checkpoint(snapshot.toEnvelope());
-      }
-    } catch (StoreUnavailableException e) {
-      // The next append writes a checkpoint itself when the chain reaches its bound.
-      log.debug("checkpoint of epoch {} not written: {}", snapshot.epoch(), e.getMessage());
-    }
   }
 
   /**
@@ -416,19 +399,6 @@ public final class Reconciler implements AutoCloseable {
     }
   }
 
-  private void markSuperseded(Snapshot parent) {
-    if (parent == null) {
-      return;
-    }
-    try {
-      store.epoch(parent.epoch())
-          .filter(r -> r.status() == EpochStatus.ACTIVE)
-          .ifPresent(r -> store.setStatus(parent.epoch(), EpochStatus.SUPERSEDED, "replaced by a newer epoch"));
-    } catch (StoreUnavailableException e) {
-      storeDown(e);
-    }
-  }
-
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
     retention.retainEpochs(keep);
@@ -452,5 +422,7 @@ public final class Reconciler implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // The epochs published so far get their audit entries and statuses before the store closes.
+    afterPublish.close();
   }
 }

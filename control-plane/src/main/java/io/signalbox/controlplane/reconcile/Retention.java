@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * {@code store.retainEpochs}: prunes the epoch log after every {@value #PRUNE_EVERY}th published
  * epoch rather than after each, so one DELETE per batch keeps it within retainEpochs + PRUNE_EVERY.
  * The last safe epoch (rollbacks restore from it) and the one being served are kept whatever
- * their age. Confined to the reconciler's thread, except the setting.
+ * their age. Confined to the thread that runs {@link AfterPublish}, except the setting.
  */
 final class Retention {
 

@@ -92,6 +92,11 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
+    return delegate.replaceStatus(epoch, expected, status, reason);
+  }
+
+  @Override
   public void recordRejection(RejectedCandidate candidate) {
     delegate.recordRejection(candidate);
   }

@@ -99,6 +99,8 @@ class RetentionTest {
     assertThat(storedEpochs()).as("nothing is pruned before the tenth epoch").hasSize(9);
 
     long tenth = publishWithEndpointOn(8010);
+    // Pruning follows the publish on its own thread.
+    await().atMost(Duration.ofSeconds(10)).until(() -> storedEpochs().size() < 10);
 
     // Kept: the newest three and the last safe one, plus the older epochs they are stored as deltas
     // on (back to each one's full checkpoint), which must stay for them to load.
