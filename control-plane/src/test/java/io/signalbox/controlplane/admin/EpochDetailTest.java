@@ -46,7 +46,9 @@ class EpochDetailTest {
       assertThat(transition.get("from").isNull()).isTrue();
       assertThat(transition.get("to").asText()).isEqualTo("READY");
       assertThat(detail.get("clients").get("web").get("pending").asInt()).isZero();
-      assertThat(json(sb.get("/api/v1/status")).get("lastSafeByGroup").get("web").asLong()).isEqualTo(epoch);
+      // The rollout's next tick records the group's progress: not necessarily before the ACK is seen.
+      await().atMost(Duration.ofSeconds(5)).until(() -> json(sb.get("/api/v1/status")).get("lastSafeByGroup")
+          .path("web").asLong() == epoch);
       await().atMost(Duration.ofSeconds(5)).until(() -> json(sb.get("/api/v1/audit?limit=200"))
           .findValuesAsText("target").contains("greeter/127.0.0.1:50002"));
     }
