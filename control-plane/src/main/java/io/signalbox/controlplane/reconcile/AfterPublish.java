@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -35,11 +35,12 @@ final class AfterPublish implements AutoCloseable {
   private final SnapshotStore store;
   private final Retention retention;
   private final LongSupplier lastSafeEpoch;
-  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "after-publish");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+      new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "after-publish");
+        t.setDaemon(true);
+        return t;
+      });
   // Parents still ACTIVE because the store was down when their successor was published; this thread only.
   private final Deque<Long> unmarked = new ArrayDeque<>();
 
@@ -99,6 +100,11 @@ final class AfterPublish implements AutoCloseable {
       // The next append writes a checkpoint itself when the chain reaches its bound.
       log.debug("checkpoint of epoch {} not written: {}", snapshot.epoch(), e.getMessage());
     }
+  }
+
+  /** Epochs whose store work has not started yet: {@code signalbox_after_publish_backlog}. */
+  int backlog() {
+    return thread.getQueue().size();
   }
 
   /** Waits for the work queued so far, then stops; later {@link #published} calls are refused. */

@@ -118,6 +118,7 @@ public final class Reconciler implements AutoCloseable {
     this.writer.setDaemon(true);
     meters.gauge("signalbox_epoch", this, r -> r.published == null ? 0 : r.published.epoch());
     meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
+    meters.gauge("signalbox_after_publish_backlog", afterPublish, AfterPublish::backlog);
     meters.more().counter("signalbox_resource_serializations", List.of(), builder, SnapshotBuilder::serializations);
   }
 

@@ -39,6 +39,7 @@ class MetricsTest {
     PrometheusText.Exposition metrics = scrape();
     assertThat(metrics.types()).containsEntry("signalbox_epoch", "gauge")
         .containsEntry("signalbox_store_available", "gauge")
+        .containsEntry("signalbox_after_publish_backlog", "gauge")
         .containsEntry("signalbox_epochs_published_total", "counter")
         .containsEntry("signalbox_resource_serializations_total", "counter")
         .containsEntry("signalbox_epoch_build_seconds", "summary")
