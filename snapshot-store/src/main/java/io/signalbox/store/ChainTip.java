@@ -16,14 +16,37 @@ final class ChainTip {
   private EpochChain.Link tip;
   /** The chain's appended links by epoch, from the tip's nearest full copy on (a few dozen at most). */
   private final TreeMap<Long, EpochChain.Link> links = new TreeMap<>();
+  /** The full copy a checkpoint is writing, null if none. */
+  private EpochChain.FullCopy pending;
 
   /** The link last appended, null before the first append. */
   EpochChain.Link link() {
     return tip;
   }
 
+  /**
+   * The link the next append may build a delta on: the tip, if its chain has room, counting from
+   * the full copy a checkpoint is writing when there is one on its parent path. A checkpoint takes
+   * a few hundred milliseconds (encode, then write megabytes) while the writer goes on; without
+   * that credit the chain would hit its bound before the copy lands, and the append would write the
+   * whole state after all. Should the copy fail, the chain ends at the next append: it then holds
+   * fewer than twice the bound's deltas since its last full copy.
+   */
+  EpochChain.Link extensible() {
+    if (tip == null) {
+      return null;
+    }
+    return tip.extendable() || withPending(tip).extendable() ? tip : null;
+  }
+
+  /** Whether a checkpoint is due, counting a copy being written as written. */
   boolean checkpointDue() {
-    return tip != null && tip.checkpointDue();
+    return tip != null && withPending(tip).checkpointDue();
+  }
+
+  private EpochChain.Link withPending(EpochChain.Link link) {
+    return pending != null && pending.epoch() > link.full().epoch() && onParentPath(link, pending.epoch())
+        ? link.withFullCopy(pending) : link;
   }
 
   /**
@@ -52,6 +75,25 @@ final class ChainTip {
   boolean wants(long epoch) {
     EpochChain.Link link = links.get(epoch);
     return tip != null && link != null && !link.holdsFullCopy() && epoch > tip.full().epoch();
+  }
+
+  /**
+   * Starts a checkpoint of {@code epoch}, {@code bytes} long, if the store {@link #wants} it: until
+   * {@link #settled}, appends count from it ({@link #extensible}).
+   */
+  boolean begin(long epoch, long bytes) {
+    if (!wants(epoch)) {
+      return false;
+    }
+    pending = links.get(epoch).asFullCopy(bytes);
+    return true;
+  }
+
+  /** The checkpoint of {@code epoch} committed ({@link #checkpointed} first) or failed. */
+  void settled(long epoch) {
+    if (pending != null && pending.epoch() == epoch) {
+      pending = null;
+    }
   }
 
   /**

@@ -21,8 +21,9 @@ final class EpochChain {
 
   /**
    * Deltas after a full copy before the next full write. Loading an epoch parses its nearest full
-   * copy and applies at most this many deltas, so this bounds the cost of a load and of a restart, and
-   * how many older rows retention keeps for a kept epoch. A full write at 10,000 clusters × 10
+   * copy and applies at most this many deltas (fewer than twice as many when a checkpoint the
+   * appends counted on failed, {@link ChainTip#extensible}), so this bounds the cost of a load and
+   * of a restart, and how many older rows retention keeps for a kept epoch. A full write at 10,000 clusters × 10
    * endpoints costs ~0.3 s on a busy 2-core machine ({@code StoreBenchmarks.appendFull}), so one
    * in 65 epochs adds ~5 ms to the average append; a one-endpoint delta is a few KB.
    */
@@ -114,13 +115,15 @@ final class EpochChain {
   }
 
   /**
-   * The stored form of {@code sealed}: a delta when the sealer offers one built on {@code tip} (the
-   * epoch this store last appended; null if none) and the chain has room, else the full envelope.
+   * The stored form of {@code sealed}: a delta when the sealer offers one built on {@code tip}, else
+   * the full envelope.
    *
+   * @param tip the epoch this store last appended, if its chain has room for another delta ({@link
+   *     ChainTip#extensible}); null if none
    * @param tipStored whether tip's row is still stored (another writer may have pruned it)
    */
   static <S> Stored choose(EpochSealer<S> sealer, S sealed, long epoch, Link tip, BooleanSupplier tipStored) {
-    if (tip != null && tip.extendable()) {
+    if (tip != null) {
       Optional<SnapshotEnvelope> delta = sealer.delta(sealed);
       if (delta.isPresent()) {
         SnapshotEnvelope d = delta.get();

@@ -46,7 +46,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     synchronized (lock) {
       long epoch = lastEpoch + 1;
       S sealed = sealer.seal(epoch);
-      EpochChain.Link tip = chain.link();
+      EpochChain.Link tip = chain.extensible();
       EpochChain.Stored stored = EpochChain.choose(sealer, sealed, epoch, tip, () -> rows.containsKey(tip.epoch()));
       SnapshotEnvelope envelope = stored.envelope();
       lastEpoch = epoch;

@@ -128,7 +128,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     long started = System.nanoTime();
     EpochChain.Link tip;
     synchronized (tipLock) {
-      tip = chain.link();
+      tip = chain.extensible();
     }
     var written = call("append epoch", () -> db.transactionResult(tx -> {
       DSLContext t = tx.dsl();
@@ -186,31 +186,37 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     EpochChain.checkCheckpoint(full);
     long epoch = full.getEpoch();
     synchronized (tipLock) {
-      if (!chain.wants(epoch)) {
+      if (!chain.begin(epoch, full.getSerializedSize())) {
         return;
       }
     }
-    byte[] bytes = full.toByteArray();
-    // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
-    // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
-    // this commits still writes a valid delta; the hash guards against a copy of other content.
-    Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.update(EPOCHS)
-        .set(EPOCHS.FULL_ENVELOPE, bytes)
-        .where(EPOCHS.EPOCH.eq(epoch)
-            .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash()))
-            .and(EPOCHS.FULL_ENVELOPE.isNull())
-            .and(EPOCHS.BASE_EPOCH.ne(EPOCHS.EPOCH)))
-        .returningResult(EPOCHS.BASE_EPOCH)
-        .fetchOptional(r -> r.value1()));
-    if (base.isEmpty()) {
-      return;
+    try {
+      byte[] bytes = full.toByteArray();
+      // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
+      // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
+      // this commits still writes a valid delta; the hash guards against a copy of other content.
+      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.update(EPOCHS)
+          .set(EPOCHS.FULL_ENVELOPE, bytes)
+          .where(EPOCHS.EPOCH.eq(epoch)
+              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash()))
+              .and(EPOCHS.FULL_ENVELOPE.isNull())
+              .and(EPOCHS.BASE_EPOCH.ne(EPOCHS.EPOCH)))
+          .returningResult(EPOCHS.BASE_EPOCH)
+          .fetchOptional(r -> r.value1()));
+      if (base.isEmpty()) {
+        return;
+      }
+      synchronized (tipLock) {
+        chain.checkpointed(epoch, bytes.length);
+      }
+      fullEnvelopes.remember(full, base.get());
+      log.debug("Wrote a full copy of epoch {} ({} bytes) in {} ms", epoch, bytes.length,
+          (System.nanoTime() - started) / 1_000_000);
+    } finally {
+      synchronized (tipLock) {
+        chain.settled(epoch);
+      }
     }
-    synchronized (tipLock) {
-      chain.checkpointed(epoch, bytes.length);
-    }
-    fullEnvelopes.remember(full, base.get());
-    log.debug("Wrote a full copy of epoch {} ({} bytes) in {} ms", epoch, bytes.length,
-        (System.nanoTime() - started) / 1_000_000);
   }
 
   @Override

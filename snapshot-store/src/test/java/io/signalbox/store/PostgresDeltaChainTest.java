@@ -90,9 +90,11 @@ class PostgresDeltaChainTest extends DeltaChainContract {
   }
 
   @Test
-  void appendsGoOnWhileACheckpointIsBeingWritten() throws Exception {
+  void appendsGoOnPastTheBoundWhileACheckpointIsBeingWritten() throws Exception {
     appendChain(EpochChain.MAX_DEPTH / 2);
     SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    // Past the bound counting from epoch 1, within it counting from the copy being written.
+    int meanwhile = EpochChain.MAX_DEPTH / 2 + 2;
     ExecutorService background = Executors.newSingleThreadExecutor();
     try (Connection holder = DriverManager.getConnection(url, postgres.user(), postgres.password());
         Connection watcher = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
@@ -102,8 +104,8 @@ class PostgresDeltaChainTest extends DeltaChainContract {
       Future<?> checkpoint = background.submit(() -> store.checkpoint(due));
       await().atMost(Duration.ofSeconds(10)).until(() -> waitingForALock(watcher));
 
-      assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-        for (int i = 0; i < 3; i++) {
+      assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+        for (int i = 0; i < meanwhile; i++) {
           sealer.put(CLUSTERS, "while-" + i, "v");
           append();
         }
@@ -115,9 +117,46 @@ class PostgresDeltaChainTest extends DeltaChainContract {
     } finally {
       background.shutdownNow();
     }
-    assertThat(store.checkpointDue()).isFalse();
     assertThat(rows()).extracting(Row::base).containsOnly(1L);
     assertThat(rows().get((int) due.getEpoch() - 1).fullCopyBytes()).isEqualTo(due.getSerializedSize());
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    // Half the bound since the copy: due again, and a copy of the newest ends that.
+    assertThat(store.checkpointDue()).isTrue();
+    store.checkpoint(sealed.get(sealed.size() - 1));
+    assertThat(store.checkpointDue()).isFalse();
+  }
+
+  @Test
+  void aCheckpointThatFailsAfterTheChainWentPastTheBoundEndsItAtTheNextAppend() throws Exception {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    ExecutorService background = Executors.newSingleThreadExecutor();
+    try (Connection holder = DriverManager.getConnection(url, postgres.user(), postgres.password());
+        Connection watcher = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      // The row changes under the checkpoint: its hash no longer matches when the write resumes.
+      holder.setAutoCommit(false);
+      holder.createStatement().execute("UPDATE epochs SET content_hash = 'changed' WHERE epoch = " + due.getEpoch());
+      Future<?> checkpoint = background.submit(() -> store.checkpoint(due));
+      await().atMost(Duration.ofSeconds(10)).until(() -> waitingForALock(watcher));
+      for (int i = 0; i < EpochChain.MAX_DEPTH / 2 + 2; i++) {
+        sealer.put(CLUSTERS, "while-" + i, "v");
+        append();
+      }
+      holder.commit();
+      checkpoint.get(10, TimeUnit.SECONDS);
+    } finally {
+      background.shutdownNow();
+    }
+    assertThat(rows().get((int) due.getEpoch() - 1).fullCopyBytes()).isZero();
+
+    sealer.put(CLUSTERS, "after", "v");
+    append();
+
+    List<Row> rows = rows();
+    assertThat(rows.get(rows.size() - 2).base()).isEqualTo(1L);
+    assertThat(rows.get(rows.size() - 1).base()).isEqualTo(sealed.size());
     for (SnapshotEnvelope full : sealed) {
       assertThat(store.load(full.getEpoch())).contains(full);
     }
