@@ -2,32 +2,52 @@ package io.signalbox.store;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.NavigableMap;
 
 /**
- * Rebuilds full envelopes from stored checkpoints and deltas, remembering the last one so that
+ * Rebuilds full envelopes from stored full copies and deltas, remembering the last one so that
  * loading the next epoch of the same chain (the restart's {@code latest()}, an epoch list's diffs)
- * applies only the deltas after it instead of re-parsing the checkpoint. Thread-safe.
+ * applies only the deltas after it instead of re-parsing a full copy. Thread-safe.
  */
 final class FullEnvelopes {
 
   /** Reads a chain's stored rows. */
   interface Rows {
-    /** Stored envelopes of the rows with checkpoint {@code baseEpoch} and epochs in [from, to]. */
-    NavigableMap<Long, SnapshotEnvelope> read(long baseEpoch, long fromEpoch, long toEpoch);
+    /**
+     * The newest row of chain {@code baseEpoch} at or below {@code epoch} that holds a full copy
+     * (the base row, or a row a checkpoint added one to), or -1 if none is stored. Only its number:
+     * a full copy is megabytes, and a load reads one.
+     */
+    long nearestFullCopy(long baseEpoch, long epoch);
+
+    /** The full copy that row {@code epoch} holds. */
+    SnapshotEnvelope fullCopy(long epoch);
+
+    /** Stored (delta) envelopes of the rows of chain {@code baseEpoch} with epochs in [from, to]. */
+    NavigableMap<Long, SnapshotEnvelope> deltas(long baseEpoch, long fromEpoch, long toEpoch);
   }
 
-  private record Cached(SnapshotEnvelope full, long baseEpoch) {}
+  private record Cached(SnapshotEnvelope full, long baseEpoch) {
+    long epoch() {
+      return full.getEpoch();
+    }
+  }
 
   // Guards only the reference: rebuilding runs outside it.
   private final Object lock = new Object();
   private Cached cached;
 
-  /** Remembers a checkpoint just written: the deltas that follow are applied to it. */
-  void remember(SnapshotEnvelope checkpoint) {
+  /**
+   * Remembers a full envelope just written, of a row of chain {@code baseEpoch}: the deltas that
+   * follow are applied to it. A later envelope of the same chain already remembered is kept.
+   */
+  void remember(SnapshotEnvelope full, long baseEpoch) {
     synchronized (lock) {
-      cached = new Cached(checkpoint, checkpoint.getEpoch());
+      if (cached == null || cached.baseEpoch() != baseEpoch || cached.epoch() < full.getEpoch()) {
+        cached = new Cached(full, baseEpoch);
+      }
     }
   }
 
@@ -38,23 +58,43 @@ final class FullEnvelopes {
     }
   }
 
-  /** The full envelope of {@code epoch}, whose row's checkpoint is {@code baseEpoch}. */
+  /**
+   * The full envelope of {@code epoch}, a row of chain {@code baseEpoch}: its nearest full copy (or
+   * the envelope remembered, if it lies between that copy and the epoch) with the deltas after it.
+   */
   SnapshotEnvelope load(long epoch, long baseEpoch, Rows rows) {
     Cached start;
     synchronized (lock) {
       start = cached;
     }
-    if (start != null && start.full().getEpoch() == epoch) {
+    if (start != null && start.epoch() == epoch) {
       return start.full();
     }
-    boolean fromCache = start != null && start.baseEpoch() == baseEpoch && start.full().getEpoch() < epoch;
-    SnapshotEnvelope full = fromCache ? rebuild(epoch, baseEpoch, start.full(), rows) : null;
-    if (full == null) {
-      full = rebuild(epoch, baseEpoch, null, rows);
-    }
-    if (full == null) {
-      throw new IllegalStateException("epoch " + epoch + ": a row of its chain from checkpoint " + baseEpoch
-          + " is missing");
+    Deque<SnapshotEnvelope> deltas = new ArrayDeque<>();
+    long at = epoch;
+    SnapshotEnvelope full;
+    while (true) {
+      long copy = rows.nearestFullCopy(baseEpoch, at);
+      boolean fromCache = start != null && start.baseEpoch() == baseEpoch && copy <= start.epoch() && start.epoch() < at;
+      long from = fromCache ? start.epoch() : copy;
+      if (from < 0) {
+        throw missing(epoch, baseEpoch);
+      }
+      NavigableMap<Long, SnapshotEnvelope> stored = at > from ? rows.deltas(baseEpoch, from + 1, at) : Collections.emptyNavigableMap();
+      while (at > from) {
+        SnapshotEnvelope row = stored.get(at);
+        if (row == null || !row.getDelta()) {
+          throw missing(epoch, baseEpoch);
+        }
+        deltas.push(row);
+        at = row.getParentEpoch();
+      }
+      if (at == from) {
+        full = replay(fromCache ? start.full() : rows.fullCopy(from), deltas);
+        break;
+      }
+      // The parent path passed below the start: two appends raced on one parent, and the start is
+      // on the other branch. Look again from where the path went.
     }
     synchronized (lock) {
       cached = new Cached(full, baseEpoch);
@@ -62,33 +102,16 @@ final class FullEnvelopes {
     return full;
   }
 
-  /** Null when the chain does not lead back to {@code from} (or to the checkpoint, if from is null). */
-  private static SnapshotEnvelope rebuild(long epoch, long baseEpoch, SnapshotEnvelope from, Rows rows) {
-    NavigableMap<Long, SnapshotEnvelope> stored =
-        rows.read(baseEpoch, from == null ? baseEpoch : from.getEpoch() + 1, epoch);
-    Deque<SnapshotEnvelope> deltas = new ArrayDeque<>();
-    long at = epoch;
-    SnapshotEnvelope checkpoint = from;
-    while (true) {
-      SnapshotEnvelope row = stored.get(at);
-      if (row == null) {
-        if (from == null || at != from.getEpoch()) {
-          return null;
-        }
-        break;
-      }
-      if (!row.getDelta()) {
-        checkpoint = row;
-        break;
-      }
-      deltas.push(row);
-      at = row.getParentEpoch();
-    }
+  private static IllegalStateException missing(long epoch, long baseEpoch) {
+    return new IllegalStateException("epoch " + epoch + ": a row of its chain from base " + baseEpoch + " is missing");
+  }
+
+  private static SnapshotEnvelope replay(SnapshotEnvelope full, Deque<SnapshotEnvelope> deltas) {
     if (deltas.isEmpty()) {
-      // A checkpoint is returned as stored, so envelopes written before deltas existed load unchanged.
-      return checkpoint;
+      // A full copy is returned as stored, so envelopes written before deltas existed load unchanged.
+      return full;
     }
-    DeltaReplay replay = new DeltaReplay(checkpoint);
+    DeltaReplay replay = new DeltaReplay(full);
     deltas.forEach(replay::apply);
     return replay.toEnvelope();
   }

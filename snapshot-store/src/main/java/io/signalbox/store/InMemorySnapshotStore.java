@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -22,12 +23,13 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   // Guards every field below; no foreign code runs while it is held except the sealer, which the
   // EpochSealer contract keeps pure.
   private final Object lock = new Object();
-  // Stored forms (checkpoints and deltas) as PostgresSnapshotStore keeps them, so both stores
-  // rebuild, retain and order envelopes alike.
+  // Stored forms (full rows, deltas and the full copies checkpoints add to them) as
+  // PostgresSnapshotStore keeps them, so both stores rebuild, retain and order envelopes alike.
   private final TreeMap<Long, SnapshotEnvelope> envelopes = new TreeMap<>();
+  private final TreeMap<Long, SnapshotEnvelope> fullCopies = new TreeMap<>();
   private final TreeMap<Long, EpochChain.Row> rows = new TreeMap<>();
   private final FullEnvelopes fullEnvelopes = new FullEnvelopes();
-  private EpochChain.Link tip;
+  private final ChainTip chain = new ChainTip();
   private final TreeMap<Long, EpochRecord> records = new TreeMap<>();
   private final List<RejectedCandidate> rejections = new ArrayList<>();
   private final List<AuditEntry> audit = new ArrayList<>();
@@ -44,16 +46,17 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     synchronized (lock) {
       long epoch = lastEpoch + 1;
       S sealed = sealer.seal(epoch);
+      EpochChain.Link tip = chain.extensible();
       EpochChain.Stored stored = EpochChain.choose(sealer, sealed, epoch, tip, () -> rows.containsKey(tip.epoch()));
       SnapshotEnvelope envelope = stored.envelope();
       lastEpoch = epoch;
-      tip = stored.link();
+      chain.appended(stored.link());
       envelopes.put(epoch, envelope);
-      rows.put(epoch, new EpochChain.Row(epoch, envelope.getParentEpoch(), stored.link().baseEpoch()));
+      rows.put(epoch, new EpochChain.Row(epoch, envelope.getParentEpoch(), stored.link().baseEpoch(), false));
       records.put(epoch, new EpochRecord(epoch, envelope.getParentEpoch(), Instant.now(clock),
           envelope.getContentHash(), EpochStatus.ACTIVE, "", envelope.getProvenance().getCause()));
       if (stored.full()) {
-        fullEnvelopes.remember(envelope);
+        fullEnvelopes.remember(envelope, epoch);
       }
       return sealed;
     }
@@ -62,24 +65,24 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   @Override
   public boolean checkpointDue() {
     synchronized (lock) {
-      return tip != null && tip.checkpointDue();
+      return chain.checkpointDue();
     }
   }
 
   @Override
   public void checkpoint(SnapshotEnvelope full) {
-    EpochChain.Link link = EpochChain.checkpointOf(full);
+    EpochChain.checkCheckpoint(full);
+    long epoch = full.getEpoch();
     synchronized (lock) {
-      long epoch = full.getEpoch();
+      EpochChain.Row row = rows.get(epoch);
       EpochRecord record = records.get(epoch);
-      if (tip == null || tip.epoch() != epoch || tip.depth() == 0 || lastEpoch != epoch || record == null
-          || !record.contentHash().equals(full.getContentHash())) {
+      if (!chain.wants(epoch) || row == null || row.full() || !record.contentHash().equals(full.getContentHash())) {
         return;
       }
-      envelopes.put(epoch, full);
-      rows.put(epoch, new EpochChain.Row(epoch, full.getParentEpoch(), epoch));
-      tip = link;
-      fullEnvelopes.remember(full);
+      fullCopies.put(epoch, full);
+      rows.put(epoch, new EpochChain.Row(epoch, row.parentEpoch(), row.baseEpoch(), true));
+      chain.checkpointed(epoch, full.getSerializedSize());
+      fullEnvelopes.remember(full, row.baseEpoch());
     }
   }
 
@@ -97,17 +100,38 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       if (row == null) {
         return Optional.empty();
       }
-      return Optional.of(fullEnvelopes.load(epoch, row.baseEpoch(), (base, from, to) -> {
-        TreeMap<Long, SnapshotEnvelope> chain = new TreeMap<>();
-        envelopes.subMap(from, true, to, true).forEach((e, envelope) -> {
-          if (rows.get(e).baseEpoch() == base) {
-            chain.put(e, envelope);
-          }
-        });
-        return chain;
-      }));
+      return Optional.of(fullEnvelopes.load(epoch, row.baseEpoch(), storedRows));
     }
   }
+
+  /** The rows as PostgresSnapshotStore reads them; called with lock held. */
+  private final FullEnvelopes.Rows storedRows = new FullEnvelopes.Rows() {
+    @Override
+    public long nearestFullCopy(long base, long epoch) {
+      for (EpochChain.Row r : rows.subMap(base, true, epoch, true).descendingMap().values()) {
+        if (r.baseEpoch() == base && r.full()) {
+          return r.epoch();
+        }
+      }
+      return -1;
+    }
+
+    @Override
+    public SnapshotEnvelope fullCopy(long epoch) {
+      return rows.get(epoch).fullCopy() ? fullCopies.get(epoch) : envelopes.get(epoch);
+    }
+
+    @Override
+    public NavigableMap<Long, SnapshotEnvelope> deltas(long base, long from, long to) {
+      TreeMap<Long, SnapshotEnvelope> chain = new TreeMap<>();
+      envelopes.subMap(from, true, to, true).forEach((e, envelope) -> {
+        if (rows.get(e).baseEpoch() == base) {
+          chain.put(e, envelope);
+        }
+      });
+      return chain;
+    }
+  };
 
   @Override
   public List<EpochRecord> epochs(int limit, long beforeEpoch) {
@@ -265,6 +289,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       doomed.forEach(epoch -> {
         records.remove(epoch);
         envelopes.remove(epoch);
+        fullCopies.remove(epoch);
         rows.remove(epoch);
       });
       return doomed.size();

@@ -58,8 +58,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final Runnable afterClose;
   private final FullEnvelopes fullEnvelopes = new FullEnvelopes();
   private final Object tipLock = new Object();
-  /** The epoch this store last appended, which the next may extend as a delta; guarded by tipLock. */
-  private EpochChain.Link tip;
+  /** The chain this store is extending; guarded by tipLock. */
+  private final ChainTip chain = new ChainTip();
 
   private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
     this.pool = pool;
@@ -128,7 +128,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     long started = System.nanoTime();
     EpochChain.Link tip;
     synchronized (tipLock) {
-      tip = this.tip;
+      tip = chain.extensible();
     }
     var written = call("append epoch", () -> db.transactionResult(tx -> {
       DSLContext t = tx.dsl();
@@ -141,6 +141,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
           .value1();
       S result = sealer.seal(epoch);
       // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
+      // A checkpoint takes no lock here and changes neither the tip's row nor its chain (base_epoch):
+      // it only adds a full copy, which ChainTip.appended credits to this link after commit.
       EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
           EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
       SnapshotEnvelope envelope = stored.envelope();
@@ -159,10 +161,10 @@ public final class PostgresSnapshotStore implements SnapshotStore {
       return new Written<>(result, stored);
     }));
     synchronized (tipLock) {
-      this.tip = written.stored().link();
+      chain.appended(written.stored().link());
     }
     if (written.stored().full()) {
-      fullEnvelopes.remember(written.stored().envelope());
+      fullEnvelopes.remember(written.stored().envelope(), written.stored().link().baseEpoch());
     }
     log.debug("Appended epoch {} ({}) in {} ms", written.stored().link().epoch(),
         written.stored().full() ? "full" : "delta", (System.nanoTime() - started) / 1_000_000);
@@ -174,42 +176,46 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public boolean checkpointDue() {
     synchronized (tipLock) {
-      return tip != null && tip.checkpointDue();
+      return chain.checkpointDue();
     }
   }
 
   @Override
   public void checkpoint(SnapshotEnvelope full) {
     long started = System.nanoTime();
-    EpochChain.Link link = EpochChain.checkpointOf(full);
-    EpochChain.Link current;
+    EpochChain.checkCheckpoint(full);
+    long epoch = full.getEpoch();
     synchronized (tipLock) {
-      current = tip;
-    }
-    if (current == null || current.epoch() != full.getEpoch() || current.depth() == 0) {
-      return;
-    }
-    boolean rewritten = call("write checkpoint", () -> db.transactionResult(tx -> {
-      DSLContext t = tx.dsl();
-      // The counter row serializes this with appends and prune, as they are serialized with each other.
-      long last = t.select(EPOCH_COUNTER.LAST_EPOCH).from(EPOCH_COUNTER).where(EPOCH_COUNTER.ID.eq(1))
-          .forUpdate().fetchSingle().value1();
-      return last == full.getEpoch() && t.update(EPOCHS)
-          .set(EPOCHS.ENVELOPE, full.toByteArray())
-          .set(EPOCHS.BASE_EPOCH, full.getEpoch())
-          .where(EPOCHS.EPOCH.eq(full.getEpoch())
-              .and(EPOCHS.BASE_EPOCH.eq(current.baseEpoch()))
-              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash())))
-          .execute() == 1;
-    }));
-    if (rewritten) {
-      synchronized (tipLock) {
-        if (tip == current) {
-          tip = link;
-        }
+      if (!chain.begin(epoch, full.getSerializedSize())) {
+        return;
       }
-      fullEnvelopes.remember(full);
-      log.debug("Rewrote epoch {} as a checkpoint in {} ms", full.getEpoch(), (System.nanoTime() - started) / 1_000_000);
+    }
+    try {
+      byte[] bytes = full.toByteArray();
+      // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
+      // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
+      // this commits still writes a valid delta; the hash guards against a copy of other content.
+      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.update(EPOCHS)
+          .set(EPOCHS.FULL_ENVELOPE, bytes)
+          .where(EPOCHS.EPOCH.eq(epoch)
+              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash()))
+              .and(EPOCHS.FULL_ENVELOPE.isNull())
+              .and(EPOCHS.BASE_EPOCH.ne(EPOCHS.EPOCH)))
+          .returningResult(EPOCHS.BASE_EPOCH)
+          .fetchOptional(r -> r.value1()));
+      if (base.isEmpty()) {
+        return;
+      }
+      synchronized (tipLock) {
+        chain.checkpointed(epoch, bytes.length);
+      }
+      fullEnvelopes.remember(full, base.get());
+      log.debug("Wrote a full copy of epoch {} ({} bytes) in {} ms", epoch, bytes.length,
+          (System.nanoTime() - started) / 1_000_000);
+    } finally {
+      synchronized (tipLock) {
+        chain.settled(epoch);
+      }
     }
   }
 
@@ -237,12 +243,33 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   private static FullEnvelopes.Rows rows(DSLContext t) {
-    return (base, from, to) -> {
-      NavigableMap<Long, SnapshotEnvelope> rows = new TreeMap<>();
-      t.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
-          .where(EPOCHS.EPOCH.between(from, to)).and(EPOCHS.BASE_EPOCH.eq(base))
-          .forEach(r -> rows.put(r.value1(), parse(r.value1(), r.value2())));
-      return rows;
+    return new FullEnvelopes.Rows() {
+      @Override
+      public long nearestFullCopy(long base, long epoch) {
+        // Scans the primary key down from epoch and stops at the first match; reads no envelope.
+        Long found = t.select(DSL.max(EPOCHS.EPOCH)).from(EPOCHS)
+            .where(EPOCHS.BASE_EPOCH.eq(base)).and(EPOCHS.EPOCH.le(epoch))
+            .and(EPOCHS.EPOCH.eq(EPOCHS.BASE_EPOCH).or(EPOCHS.FULL_ENVELOPE.isNotNull()))
+            .fetchSingle().value1();
+        return found == null ? -1 : found;
+      }
+
+      @Override
+      public SnapshotEnvelope fullCopy(long epoch) {
+        // A base row's envelope is full and it never gets a full_envelope; another row's is a delta.
+        return t.select(DSL.coalesce(EPOCHS.FULL_ENVELOPE, EPOCHS.ENVELOPE)).from(EPOCHS)
+            .where(EPOCHS.EPOCH.eq(epoch))
+            .fetchSingle(r -> parse(epoch, r.value1()));
+      }
+
+      @Override
+      public NavigableMap<Long, SnapshotEnvelope> deltas(long base, long from, long to) {
+        NavigableMap<Long, SnapshotEnvelope> rows = new TreeMap<>();
+        t.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+            .where(EPOCHS.EPOCH.between(from, to)).and(EPOCHS.BASE_EPOCH.eq(base))
+            .forEach(r -> rows.put(r.value1(), parse(r.value1(), r.value2())));
+        return rows;
+      }
     };
   }
 
@@ -486,8 +513,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
       DSLContext t = tx.dsl();
       // Appends hold this row until they commit: none can write a delta on a row deleted here.
       t.selectFrom(EPOCH_COUNTER).where(EPOCH_COUNTER.ID.eq(1)).forUpdate().fetch();
-      List<EpochChain.Row> rows = t.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.BASE_EPOCH).from(EPOCHS)
-          .fetch(r -> new EpochChain.Row(r.value1(), r.value2(), r.value3()));
+      // A checkpoint committing after this read only adds a full copy: the rows kept are then more
+      // than needed, never fewer.
+      List<EpochChain.Row> rows = t.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.BASE_EPOCH,
+              DSL.field(EPOCHS.FULL_ENVELOPE.isNotNull())).from(EPOCHS)
+          .fetch(r -> new EpochChain.Row(r.value1(), r.value2(), r.value3(), r.value4()));
       Set<Long> kept = EpochChain.retained(rows, keepLast, alsoKeep);
       List<Long> doomed = rows.stream().map(EpochChain.Row::epoch).filter(e -> !kept.contains(e)).toList();
       int count = 0;

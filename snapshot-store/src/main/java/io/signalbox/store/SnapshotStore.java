@@ -29,19 +29,24 @@ public interface SnapshotStore extends AutoCloseable {
   Optional<SnapshotEnvelope> latest();
 
   /**
-   * Whether the newest epoch this store appended should be rewritten as a full checkpoint
-   * ({@link #checkpoint}): its chain of deltas is half-way to the bound at which the next append
-   * would have to store the whole state itself.
+   * Whether a full copy of the newest epoch this store appended ({@link #checkpoint}) is due: the
+   * deltas since that epoch's nearest full copy are half-way to the bound at which the next append
+   * would have to store the whole state itself. False again once a checkpoint of that epoch, or of
+   * an epoch before it in the same chain, is written, until the chain grows again.
    */
   default boolean checkpointDue() {
     return false;
   }
 
   /**
-   * Rewrites the newest epoch this store appended, {@code full.getEpoch()}, as a full checkpoint,
-   * so that later deltas build on it. Called after that epoch was published, off the path from
-   * change to client. Does nothing if another epoch was appended meanwhile or the row is already a
-   * checkpoint; a checkpoint that is never written only means a later append writes one.
+   * Writes a full copy of an epoch already stored, {@code full.getEpoch()}: written after that
+   * epoch was published, from any thread; never blocks an append. The epoch may be older than the
+   * newest (the writer kept appending meanwhile); later loads start from the copy and later
+   * appends count their deltas from it. Does nothing when the epoch is not in the chain this store
+   * is extending, already holds a full copy, or its content hash differs from {@code full}'s; a
+   * copy that is never written only means a later append writes the whole state.
+   *
+   * @throws IllegalArgumentException if {@code full} is a delta
    */
   default void checkpoint(SnapshotEnvelope full) {
   }
@@ -78,7 +83,7 @@ public interface SnapshotStore extends AutoCloseable {
   /**
    * Retention: deletes every epoch except the newest {@code keepLast}, those in {@code alsoKeep}
    * (the last safe epoch, the one being served), and the older ones that a kept epoch stored as a
-   * delta needs to be loaded (back to its full checkpoint). Numbering is unaffected: a pruned epoch
+   * delta needs to be loaded (back to the nearest one holding a full copy). Numbering is unaffected: a pruned epoch
    * number is never allocated again.
    *
    * @return how many epochs were deleted

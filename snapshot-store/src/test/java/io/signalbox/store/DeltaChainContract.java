@@ -164,20 +164,78 @@ abstract class DeltaChainContract {
   }
 
   @Test
-  void aCheckpointOfAnEpochThatIsNoLongerTheNewestChangesNothing() {
-    appendChain(EpochChain.MAX_DEPTH / 2);
+  void aCheckpointOfAnOlderRowLandingAfterMoreAppendsIsUsedByLaterLoadsAndEndsTheDueness() {
+    int half = EpochChain.MAX_DEPTH / 2;
+    appendChain(half);
+    assertThat(store.checkpointDue()).isTrue();
     SnapshotEnvelope due = sealed.get(sealed.size() - 1);
-    sealer.put(CLUSTERS, "late", "v");
-    append();
+    // The checkpoint runs behind the writer: three more epochs are appended before it lands.
+    for (int i = 0; i < 3; i++) {
+      sealer.put(CLUSTERS, "late-" + i, "v");
+      append();
+    }
+    assertThat(store.checkpointDue()).isTrue();
 
     store.checkpoint(due);
+
+    // Three deltas since the full copy now, not half the bound.
+    assertThat(store.checkpointDue()).isFalse();
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    // The newest epoch needs its rows back to the full copy only: the chain's first row can go.
+    store.prune(1, Set.of());
+    long newest = sealed.size();
+    assertThat(store.epochs(200, Long.MAX_VALUE)).extracting(EpochRecord::epoch)
+        .containsExactly(newest, newest - 1, newest - 2, due.getEpoch());
+    assertThat(store.latest()).contains(sealed.get((int) newest - 1));
+    assertThat(store.load(due.getEpoch())).contains(due);
+    // The chain goes on from the copy: due again half the bound after it.
+    for (int i = 4; i < half; i++) {
+      sealer.put(CLUSTERS, "later-" + i, "v");
+      append();
+      assertThat(store.checkpointDue()).as("after %d deltas since the full copy", i).isFalse();
+    }
+    append();
+    assertThat(store.checkpointDue()).isTrue();
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+    assertThat(store.load(newest + 1)).contains(sealed.get((int) newest));
+  }
+
+  @Test
+  void aCheckpointOfOtherContentThanTheEpochsChangesNothing() {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+
+    store.checkpoint(due.toBuilder().setContentHash("hash-of-something-else").build());
 
     assertThat(store.checkpointDue()).isTrue();
     store.prune(1, Set.of());
     assertThat(store.epochs(200, Long.MAX_VALUE)).hasSize(sealed.size());
-    for (SnapshotEnvelope full : sealed) {
-      assertThat(store.load(full.getEpoch())).contains(full);
-    }
+    assertThat(store.latest()).contains(due);
+  }
+
+  @Test
+  void aCheckpointOfARowOfAnEarlierChainChangesNothing() {
+    appendChain(EpochChain.MAX_DEPTH + 2 + EpochChain.MAX_DEPTH / 2);
+    long secondBase = EpochChain.MAX_DEPTH + 2;
+    assertThat(store.checkpointDue()).isTrue();
+
+    store.checkpoint(sealed.get(9));
+
+    assertThat(store.checkpointDue()).isTrue();
+    store.prune(1, Set.of());
+    assertThat(store.epochs(200, Long.MAX_VALUE)).extracting(EpochRecord::epoch).last().isEqualTo(secondBase);
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+  }
+
+  @Test
+  void checkpointsRefuseADelta() {
+    appendChain(2);
+
+    assertThatThrownBy(() -> store.checkpoint(ChainSealer.diff(sealed.get(1), sealed.get(2))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("checkpoint of epoch 3 is a delta on epoch 2, not a full envelope");
   }
 
   @Test

@@ -99,6 +99,53 @@ class MigrationTest {
     }
   }
 
+  @Test
+  void aChainOfDeltasWrittenBeforeFullCopiesLoadsAndTakesCheckpointsOnTopStoredUncompressed() throws SQLException {
+    String url = postgres.newDatabase();
+    flyway(url).target("4").load().migrate();
+    ChainSealer sealer = new ChainSealer().put(ChainSealer.CLUSTERS, "a", "a-1").endpoints("a", "10.0.0.1");
+    SnapshotEnvelope first = sealer.seal(1);
+    SnapshotEnvelope second = sealer.put(ChainSealer.CLUSTERS, "b", "b-1").seal(2);
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      c.createStatement().execute("UPDATE epoch_counter SET last_epoch = 2");
+      // As V4 wrote them: a full base row and a delta on it, both compressed by default.
+      insertV4Row(c, first, first.getEpoch(), first);
+      insertV4Row(c, second, first.getEpoch(), ChainSealer.diff(first, second));
+    }
+
+    try (PostgresSnapshotStore store = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), Clock.systemUTC())) {
+      assertThat(store.load(1)).contains(first);
+      assertThat(store.load(2)).contains(second);
+      assertThat(store.latest()).contains(second);
+      SnapshotEnvelope third = store.append(sealer.put(ChainSealer.CLUSTERS, "c", "c-1"));
+      assertThat(store.load(3)).contains(third);
+    }
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password());
+        ResultSet r = c.createStatement().executeQuery("SELECT attname, attstorage FROM pg_attribute"
+            + " WHERE attrelid = 'epochs'::regclass AND attname IN ('envelope', 'full_envelope') ORDER BY attname")) {
+      List<String> storage = new ArrayList<>();
+      while (r.next()) {
+        storage.add(r.getString(1) + "=" + r.getString(2));
+      }
+      assertThat(storage).containsExactly("envelope=e", "full_envelope=e");
+    }
+  }
+
+  private static void insertV4Row(Connection c, SnapshotEnvelope full, long base, SnapshotEnvelope stored)
+      throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO epochs (epoch, parent_epoch, base_epoch,"
+        + " created_at, content_hash, envelope, status, cause, provenance)"
+        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', 'test', '{}'::jsonb)")) {
+      insert.setLong(1, full.getEpoch());
+      insert.setLong(2, full.getParentEpoch());
+      insert.setLong(3, base);
+      insert.setObject(4, NOW.atOffset(ZoneOffset.UTC));
+      insert.setString(5, full.getContentHash());
+      insert.setBytes(6, stored.toByteArray());
+      insert.execute();
+    }
+  }
+
   private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(String url) {
     return Flyway.configure().dataSource(url, postgres.user(), postgres.password()).locations("classpath:db/migration");
   }

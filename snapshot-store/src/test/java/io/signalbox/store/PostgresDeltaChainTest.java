@@ -2,14 +2,21 @@ package io.signalbox.store;
 
 import static io.signalbox.store.ChainSealer.CLUSTERS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,19 +32,142 @@ class PostgresDeltaChainTest extends DeltaChainContract {
     return PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), CLOCK);
   }
 
-  /** (epoch, base_epoch, envelope size) of every row, oldest first. */
-  private record Row(long epoch, long base, int bytes) {}
+  /** (epoch, base_epoch, envelope size, full copy size or 0) of every row, oldest first. */
+  private record Row(long epoch, long base, int bytes, int fullCopyBytes) {}
 
   private List<Row> rows() throws SQLException {
     List<Row> rows = new ArrayList<>();
     try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password());
         ResultSet r = c.createStatement().executeQuery(
-            "SELECT epoch, base_epoch, length(envelope) FROM epochs ORDER BY epoch")) {
+            "SELECT epoch, base_epoch, length(envelope), coalesce(length(full_envelope), 0) FROM epochs ORDER BY epoch")) {
       while (r.next()) {
-        rows.add(new Row(r.getLong(1), r.getLong(2), r.getInt(3)));
+        rows.add(new Row(r.getLong(1), r.getLong(2), r.getInt(3), r.getInt(4)));
       }
     }
     return rows;
+  }
+
+  @Test
+  void aCheckpointAddsAFullCopyLeavingTheDeltaRowAndItsChainAsTheyWere() throws SQLException {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    Row before = rows().get((int) due.getEpoch() - 1);
+
+    store.checkpoint(due);
+    store.checkpoint(due);
+
+    Row after = rows().get((int) due.getEpoch() - 1);
+    assertThat(after).isEqualTo(new Row(due.getEpoch(), 1, before.bytes(), due.getSerializedSize()));
+    assertThat(before.fullCopyBytes()).isZero();
+    sealer.put(CLUSTERS, "next", "v");
+    append();
+    assertThat(rows()).extracting(Row::base).containsOnly(1L);
+    assertThat(store.latest()).contains(sealed.get(sealed.size() - 1));
+  }
+
+  @Test
+  void checkpointsThatLagBehindTheWriterKeepOneChainGoingSoNoAppendWritesTheWholeState() throws SQLException {
+    appendChain(3 * EpochChain.MAX_DEPTH);
+    // Wherever the reconciler's queue would have asked, a copy of the epoch two before the tip lands.
+    int checkpoints = 0;
+    for (int i = 0; i < 3 * EpochChain.MAX_DEPTH; i++) {
+      sealer.put(CLUSTERS, "stream", "v" + i);
+      append();
+      if (store.checkpointDue()) {
+        store.checkpoint(sealed.get(sealed.size() - 3));
+        checkpoints++;
+      }
+    }
+
+    List<Row> rows = rows();
+    long firstOfStream = 3 * EpochChain.MAX_DEPTH + 2;
+    assertThat(rows.stream().filter(r -> r.epoch() >= firstOfStream)).extracting(Row::base)
+        .as("no append after the first checkpoint started a chain").containsOnly(rows.get((int) firstOfStream - 1).base());
+    assertThat(checkpoints).isGreaterThanOrEqualTo(5);
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+  }
+
+  @Test
+  void appendsGoOnPastTheBoundWhileACheckpointIsBeingWritten() throws Exception {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    // Past the bound counting from epoch 1, within it counting from the copy being written.
+    int meanwhile = EpochChain.MAX_DEPTH / 2 + 2;
+    ExecutorService background = Executors.newSingleThreadExecutor();
+    try (Connection holder = DriverManager.getConnection(url, postgres.user(), postgres.password());
+        Connection watcher = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      // Another session holds the row, so the checkpoint's write stays in flight until it lets go.
+      holder.setAutoCommit(false);
+      holder.createStatement().execute("SELECT 1 FROM epochs WHERE epoch = " + due.getEpoch() + " FOR UPDATE");
+      Future<?> checkpoint = background.submit(() -> store.checkpoint(due));
+      await().atMost(Duration.ofSeconds(10)).until(() -> waitingForALock(watcher));
+
+      assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+        for (int i = 0; i < meanwhile; i++) {
+          sealer.put(CLUSTERS, "while-" + i, "v");
+          append();
+        }
+      });
+
+      assertThat(checkpoint).isNotDone();
+      holder.rollback();
+      checkpoint.get(10, TimeUnit.SECONDS);
+    } finally {
+      background.shutdownNow();
+    }
+    assertThat(rows()).extracting(Row::base).containsOnly(1L);
+    assertThat(rows().get((int) due.getEpoch() - 1).fullCopyBytes()).isEqualTo(due.getSerializedSize());
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+    // Half the bound since the copy: due again, and a copy of the newest ends that.
+    assertThat(store.checkpointDue()).isTrue();
+    store.checkpoint(sealed.get(sealed.size() - 1));
+    assertThat(store.checkpointDue()).isFalse();
+  }
+
+  @Test
+  void aCheckpointThatFailsAfterTheChainWentPastTheBoundEndsItAtTheNextAppend() throws Exception {
+    appendChain(EpochChain.MAX_DEPTH / 2);
+    SnapshotEnvelope due = sealed.get(sealed.size() - 1);
+    ExecutorService background = Executors.newSingleThreadExecutor();
+    try (Connection holder = DriverManager.getConnection(url, postgres.user(), postgres.password());
+        Connection watcher = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      // The row changes under the checkpoint: its hash no longer matches when the write resumes.
+      holder.setAutoCommit(false);
+      holder.createStatement().execute("UPDATE epochs SET content_hash = 'changed' WHERE epoch = " + due.getEpoch());
+      Future<?> checkpoint = background.submit(() -> store.checkpoint(due));
+      await().atMost(Duration.ofSeconds(10)).until(() -> waitingForALock(watcher));
+      for (int i = 0; i < EpochChain.MAX_DEPTH / 2 + 2; i++) {
+        sealer.put(CLUSTERS, "while-" + i, "v");
+        append();
+      }
+      holder.commit();
+      checkpoint.get(10, TimeUnit.SECONDS);
+    } finally {
+      background.shutdownNow();
+    }
+    assertThat(rows().get((int) due.getEpoch() - 1).fullCopyBytes()).isZero();
+
+    sealer.put(CLUSTERS, "after", "v");
+    append();
+
+    List<Row> rows = rows();
+    assertThat(rows.get(rows.size() - 2).base()).isEqualTo(1L);
+    assertThat(rows.get(rows.size() - 1).base()).isEqualTo(sealed.size());
+    for (SnapshotEnvelope full : sealed) {
+      assertThat(store.load(full.getEpoch())).contains(full);
+    }
+  }
+
+  private static boolean waitingForALock(Connection watcher) throws SQLException {
+    try (ResultSet r = watcher.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity"
+        + " WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'update%'")) {
+      r.next();
+      return r.getInt(1) > 0;
+    }
   }
 
   @Test
