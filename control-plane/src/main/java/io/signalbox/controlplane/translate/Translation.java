@@ -43,6 +43,11 @@ public final class Translation {
           byName.values().toArray(new ClusterSpec[0]));
     }
 
+    /** These declarations, taken from {@code clusters}, which must be an equal list. */
+    Declared from(List<ClusterSpec> clusters) {
+      return clusters == source ? this : new Declared(clusters, names, specs);
+    }
+
     /** Whether {@code clusters} is this list: the same instance, or equal. */
     boolean isFrom(List<ClusterSpec> clusters) {
       return source == clusters || source.equals(clusters);
