@@ -92,6 +92,7 @@ class IncrementalTranslationTest {
     Translation two = translator.translate(new DesiredState("x.yaml", List.of(), List.of(), equal, endpoints), one);
 
     assertThat(two.declared().source()).isSameAs(equal);
-    assertThat(two.ofType(XdsType.CLUSTER).get(0)).as("the cluster is reused").isSameAs(one.ofType(XdsType.CLUSTER).get(0));
+    assertThat(two.ofType(XdsType.CLUSTER).get(0)).as("the cluster is reused")
+        .isSameAs(one.ofType(XdsType.CLUSTER).get(0));
   }
 }
