@@ -6,6 +6,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -54,28 +55,40 @@ public final class DesiredStateValidator implements Validator {
     Memo last = memo;
     boolean sameClusters = same(last.clusters, state.clusters());
     Map<String, Integer> minEligible = sameClusters ? last.minEligible : minEligibleByName(state.clusters());
-    Map<String, ClusterFindings> byCluster = new HashMap<>(capacity(state.endpoints().size()));
+    // The endpoint map is sorted (a DesiredState's always is), and so are the names remembered:
+    // each cluster's findings are found by walking both in step, not by hashing 10,000 names into a
+    // map and out of another on every epoch.
+    int size = state.endpoints().size();
+    String[] names = new String[size];
+    ClusterFindings[] findings = new ClusterFindings[size];
     List<Violation> endpointViolations = new ArrayList<>();
     boolean sameShape = last.config != null;
+    int i = 0;
     for (Map.Entry<String, List<EndpointSpec>> e : state.endpoints().entrySet()) {
       String name = e.getKey();
       List<EndpointSpec> endpoints = e.getValue();
-      int min = minEligible.getOrDefault(name, ClusterSpec.DEFAULT_MIN_ELIGIBLE);
-      ClusterFindings before = last.byCluster.get(name);
+      ClusterFindings before = last.findings(i, name);
+      // With the same clusters the minimum is what it was when these findings were made.
+      int min = sameClusters && before != null ? before.minEligible
+          : minEligible.getOrDefault(name, ClusterSpec.DEFAULT_MIN_ELIGIBLE);
       sameShape &= before != null && before.endpoints.isEmpty() == endpoints.isEmpty();
       ClusterFindings now = before != null && before.minEligible == min && same(before.endpoints, endpoints)
           ? before : ClusterFindings.of(name, endpoints, min);
-      byCluster.put(name, now);
-      endpointViolations.addAll(now.violations);
+      names[i] = name;
+      findings[i] = now;
+      i++;
+      if (!now.violations.isEmpty()) {
+        endpointViolations.addAll(now.violations);
+      }
     }
-    sameShape &= byCluster.size() == last.byCluster.size();
+    sameShape &= size == last.names.length;
     ConfigFindings config = sameShape && sameClusters && last.config.coversConfigOf(state) ? last.config
         : ConfigFindings.of(state);
 
     List<Violation> all = new ArrayList<>(config.violations.size() + endpointViolations.size());
     all.addAll(config.violations);
     all.addAll(endpointViolations);
-    memo = new Memo(config, state.clusters(), minEligible, byCluster);
+    memo = new Memo(config, state.clusters(), minEligible, names, findings);
     return new ValidationResult(all);
   }
 
@@ -94,14 +107,24 @@ public final class DesiredStateValidator implements Validator {
     return a == b || (a != null && a.equals(b));
   }
 
-  private static int capacity(int size) {
-    return (int) (size / 0.75f) + 1;
-  }
-
-  /** What one validation saw and found. */
+  /**
+   * What one validation saw and found.
+   *
+   * @param names the clusters with endpoints, in name order
+   * @param findings parallel to {@code names}
+   */
   private record Memo(ConfigFindings config, List<ClusterSpec> clusters, Map<String, Integer> minEligible,
-      Map<String, ClusterFindings> byCluster) {
-    static final Memo NONE = new Memo(null, null, Map.of(), Map.of());
+      String[] names, ClusterFindings[] findings) {
+    static final Memo NONE = new Memo(null, null, Map.of(), new String[0], new ClusterFindings[0]);
+
+    /** The findings of {@code name}, the {@code index}-th cluster this time: usually the index-th last time too. */
+    ClusterFindings findings(int index, String name) {
+      if (index < names.length && (names[index] == name || names[index].equals(name))) {
+        return findings[index];
+      }
+      int at = Arrays.binarySearch(names, name);
+      return at >= 0 ? findings[at] : null;
+    }
   }
 
   /** One cluster's endpoint findings and what they were computed from. */

@@ -22,8 +22,8 @@ final class DrainTracker {
   private final XdsServer xds;
   // Written by the writer after each publish, read by the API.
   private final Map<EndpointRef, Long> drainingSince = new ConcurrentHashMap<>();
-  // The endpoints of the snapshot noted last; writer thread only.
-  private Map<String, List<EndpointSpec>> noted = Map.of();
+  // The snapshot noted last; writer thread only.
+  private Snapshot noted;
 
   DrainTracker(XdsServer xds) {
     this.xds = xds;
@@ -32,11 +32,15 @@ final class DrainTracker {
   /**
    * Records the DRAINING endpoints of a snapshot just published (or restored). Only clusters whose
    * endpoint list is not the one noted last time are looked at: the others drain what they drained.
+   * Found by comparing the two snapshots' endpoint trees, which share every unchanged cluster.
    */
   void note(Snapshot snapshot) {
-    Map<String, List<EndpointSpec>> next = snapshot.endpoints();
-    int kept = ClusterPairs.forEach(next, noted, (cluster, list, before) -> {
-      if (before == list || list.equals(before)) {
+    snapshot.forEachEndpointChange(noted, (cluster, before, list) -> {
+      if (list == null) {
+        forget(cluster, before, Set.of());
+        return;
+      }
+      if (list.equals(before)) {
         return;
       }
       Set<EndpointRef> draining = new HashSet<>();
@@ -45,14 +49,7 @@ final class DrainTracker {
       forget(cluster, before, draining);
       draining.forEach(ref -> drainingSince.putIfAbsent(ref, snapshot.epoch()));
     });
-    if (kept < noted.size()) {
-      noted.forEach((cluster, list) -> {
-        if (!next.containsKey(cluster)) {
-          forget(cluster, list, Set.of());
-        }
-      });
-    }
-    noted = next;
+    noted = snapshot;
   }
 
   private void forget(String cluster, List<EndpointSpec> before, Set<EndpointRef> stillDraining) {

@@ -4,9 +4,9 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.SourceState;
 import io.signalbox.validation.Violation;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +35,10 @@ final class EndpointMerge {
 
   private record Merged(List<Input> inputs, List<EndpointSpec> endpoints, List<Found> conflicts) {}
 
-  private final Map<String, Merged> byCluster = new HashMap<>();
+  // What each cluster was merged from and to, by name, as of the last update: name-ordered arrays
+  // walked in step with the (name-ordered) sources, not a hash map probed 10,000 times an epoch.
+  private String[] names = new String[0];
+  private Merged[] merged = new Merged[0];
   // What the last update returned, updated in place: rebuilding a 10,000-entry tree costs milliseconds.
   private final TreeMap<String, List<EndpointSpec>> served = new TreeMap<>();
   private List<String> precedence = List.of();
@@ -56,30 +59,68 @@ final class EndpointMerge {
   /** {@link #merge}, re-merging only the clusters whose inputs changed since the last call. */
   Result update(Collection<SourceState> sources, List<String> precedence) {
     if (!precedence.equals(this.precedence)) {
-      byCluster.clear();
+      names = new String[0];
+      merged = new Merged[0];
       this.precedence = List.copyOf(precedence);
     }
     List<SourceState> sorted = sources.stream().sorted(Comparator.comparing(SourceState::sourceId)).toList();
-    List<String> withConflicts = new ArrayList<>();
-    Iterator<Map.Entry<String, List<EndpointSpec>>> previous = served.entrySet().iterator();
-    boolean[] sameClusters = {true};
-    List<String> names = new ArrayList<>(served.size());
-    List<List<EndpointSpec>> lists = new ArrayList<>(served.size());
-    byClusterOf(sorted, (cluster, in) -> {
-      Merged m = byCluster.get(cluster);
-      if (m == null || !sameInputs(m.inputs(), in)) {
+    Pass pass = new Pass();
+    if (sorted.size() == 1) {
+      // One source (the usual deployment): compare its lists with what each cluster was merged from
+      // without wrapping every one of them first.
+      SourceState only = sorted.get(0);
+      only.endpoints().forEach((cluster, list) -> pass.cluster(cluster, only.sourceId(), list, null));
+    } else {
+      byClusterOf(sorted, (cluster, in) -> pass.cluster(cluster, null, null, in));
+    }
+    if (!pass.sameClusters || pass.previous.hasNext()) {
+      // Clusters came or went: rebuild what is served (rare; otherwise it is updated in place).
+      served.clear();
+      for (int i = 0; i < pass.count; i++) {
+        served.put(pass.names[i], pass.merged[i].endpoints());
+      }
+    }
+    names = pass.count == pass.names.length ? pass.names : Arrays.copyOf(pass.names, pass.count);
+    merged = pass.count == pass.merged.length ? pass.merged : Arrays.copyOf(pass.merged, pass.count);
+    // A copy of a sorted map is built in one pass; the caller may keep it while this one changes.
+    return new Result(new TreeMap<>(served), conflicts(sorted, pass.withConflicts));
+  }
+
+  /** One update's walk over the clusters, in name order. */
+  private final class Pass {
+    final Iterator<Map.Entry<String, List<EndpointSpec>>> previous = served.entrySet().iterator();
+    boolean sameClusters = true;
+    String[] names = new String[EndpointMerge.this.names.length];
+    Merged[] merged = new Merged[EndpointMerge.this.names.length];
+    int count;
+    final List<String> withConflicts = new ArrayList<>();
+
+    /**
+     * @param sourceId with {@code list}: the only source's list for the cluster; else null, and
+     *     {@code inputs} has every source's
+     */
+    void cluster(String cluster, String sourceId, List<EndpointSpec> list, List<Input> inputs) {
+      Merged m = remembered(count, cluster);
+      boolean same = m != null
+          && (inputs == null ? sameSingle(m.inputs(), sourceId, list) : sameInputs(m.inputs(), inputs));
+      if (!same) {
+        List<Input> in = inputs == null ? List.of(new Input(sourceId, list)) : inputs;
         Merged fresh = mergeCluster(cluster, in);
         // A changed input that merges to the same list keeps the old instance: nothing downstream changed.
         m = m != null && m.endpoints().equals(fresh.endpoints())
             ? new Merged(in, m.endpoints(), fresh.conflicts()) : fresh;
-        byCluster.put(cluster, m);
       }
       if (!m.conflicts().isEmpty()) {
         withConflicts.add(cluster);
       }
-      names.add(cluster);
-      lists.add(m.endpoints());
-      if (sameClusters[0] && previous.hasNext()) {
+      if (count == names.length) {
+        names = Arrays.copyOf(names, Math.max(16, 2 * count));
+        merged = Arrays.copyOf(merged, names.length);
+      }
+      names[count] = cluster;
+      merged[count] = m;
+      count++;
+      if (sameClusters && previous.hasNext()) {
         Map.Entry<String, List<EndpointSpec>> entry = previous.next();
         if (entry.getKey().equals(cluster)) {
           if (entry.getValue() != m.endpoints()) {
@@ -88,20 +129,17 @@ final class EndpointMerge {
           return;
         }
       }
-      sameClusters[0] = false;
-    });
-    if (!sameClusters[0] || previous.hasNext()) {
-      // Clusters came or went: rebuild what is served (rare; otherwise it is updated in place above).
-      served.clear();
-      for (int i = 0; i < names.size(); i++) {
-        served.put(names.get(i), lists.get(i));
-      }
+      sameClusters = false;
     }
-    if (byCluster.size() > served.size()) {
-      byCluster.keySet().retainAll(served.keySet());
+  }
+
+  /** The last update's merge of {@code cluster}, which is usually the {@code index}-th cluster again. */
+  private Merged remembered(int index, String cluster) {
+    if (index < names.length && (names[index] == cluster || names[index].equals(cluster))) {
+      return merged[index];
     }
-    // A copy of a sorted map is built in one pass; the caller may keep it while this one changes.
-    return new Result(new TreeMap<>(served), conflicts(sorted, withConflicts));
+    int at = Arrays.binarySearch(names, cluster);
+    return at >= 0 ? merged[at] : null;
   }
 
   @FunctionalInterface
@@ -159,7 +197,7 @@ final class EndpointMerge {
     List<Violation> out = new ArrayList<>();
     for (SourceState source : sorted) {
       for (String cluster : clusters) {
-        for (Found f : byCluster.get(cluster).conflicts()) {
+        for (Found f : merged[Arrays.binarySearch(names, cluster)].conflicts()) {
           if (f.sourceId().equals(source.sourceId())) {
             out.add(f.violation());
           }
@@ -167,6 +205,14 @@ final class EndpointMerge {
       }
     }
     return out;
+  }
+
+  private static boolean sameSingle(List<Input> a, String sourceId, List<EndpointSpec> list) {
+    if (a.size() != 1) {
+      return false;
+    }
+    Input x = a.get(0);
+    return x.sourceId().equals(sourceId) && (x.endpoints() == list || x.endpoints().equals(list));
   }
 
   private static boolean sameInputs(List<Input> a, List<Input> b) {

@@ -234,7 +234,7 @@ public final class Reconciler implements AutoCloseable {
     Snapshot parent = published;
     List<TranslatedResource> translated = interventions.quarantine.apply(translator.translate(desired), desired, history::get);
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
-    List<Violation> envoyErrors = resourceCheck.checkChanged(candidate, translated);
+    List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
       reject(cause, envoyErrors);
       return;

@@ -119,6 +119,10 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return digest;
   }
 
+  Node<V> root() {
+    return root;
+  }
+
   @Override
   public V get(Object key) {
     Node<V> n = find(key);
@@ -244,7 +248,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
 
   /** The nodes of {@code n} below and above {@code key}, which {@code n} does not hold. */
   @SuppressWarnings("unchecked")
-  private static <V> Node<V>[] split(Node<V> n, String key) {
+  static <V> Node<V>[] split(Node<V> n, String key) {
     if (n == null) {
       return new Node[] {null, null};
     }
@@ -304,7 +308,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return new Node<>(n.key, value, n.priority, l, r, n.valueDigest, n.hash);
   }
 
-  private static boolean above(long p1, String k1, long p2, String k2) {
+  static boolean above(long p1, String k1, long p2, String k2) {
     return p1 > p2 || (p1 == p2 && k1.compareTo(k2) < 0);
   }
 
@@ -334,7 +338,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     }
   }
 
-  private static final class Node<V> implements Entry<String, V> {
+  static final class Node<V> implements Entry<String, V> {
     final String key;
     final V value;
     final long priority;

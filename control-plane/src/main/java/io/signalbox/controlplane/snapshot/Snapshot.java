@@ -102,6 +102,28 @@ public final class Snapshot {
     return endpoints;
   }
 
+  /** One cluster whose endpoint list differs between two snapshots. */
+  @FunctionalInterface
+  public interface EndpointChange {
+    /**
+     * @param before the list in the earlier snapshot, null if it did not have the cluster
+     * @param after the list in this snapshot, null if it does not have the cluster
+     */
+    void changed(String cluster, List<EndpointSpec> before, List<EndpointSpec> after);
+  }
+
+  /**
+   * Visits, in cluster order, every cluster whose endpoint list here is not the very list instance
+   * {@code earlier} holds (null: an empty snapshot); equal but distinct lists are visited too. A
+   * snapshot shares its unchanged lists, and the tree nodes holding them, with the one it was
+   * built on, so this costs O(changed clusters × log n) along a chain of epochs rather than a pass
+   * over every cluster.
+   */
+  public void forEachEndpointChange(Snapshot earlier, EndpointChange visitor) {
+    TreapDiff.of(earlier == null ? MerkleTreap.empty(ContentHash.ENDPOINTS) : earlier.endpoints, endpoints,
+        visitor::changed);
+  }
+
   /** What this snapshot was built from; null when not known (restored, or built from a plain list). */
   Lineage lineage() {
     return lineage;

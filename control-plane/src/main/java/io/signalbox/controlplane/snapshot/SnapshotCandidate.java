@@ -75,6 +75,18 @@ public final class SnapshotCandidate {
     return changed.get(type);
   }
 
+  /**
+   * The message translation produced for {@code name}, one of {@link #changed}{@code (type)}: a
+   * changed resource is always built from a translated message, never restored from bytes.
+   */
+  public com.google.protobuf.Message changedMessage(XdsType type, String name) {
+    XdsResource r = byType.get(type).get(name);
+    if (r == null || r.changedEpoch() != UNSEALED || r.message() == null) {
+      throw new IllegalArgumentException(type + " '" + name + "' is not a changed resource of this candidate");
+    }
+    return r.message();
+  }
+
   /** Names of resources of {@code type} that the parent had and this candidate does not, sorted. */
   public List<String> removed(XdsType type) {
     return removed.get(type);

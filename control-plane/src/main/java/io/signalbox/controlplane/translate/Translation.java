@@ -5,11 +5,12 @@ import io.signalbox.controlplane.snapshot.TranslatedResources;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.EndpointSpec;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.TreeMap;
 
 /**
@@ -40,6 +41,11 @@ public final class Translation {
       }
       return new Declared(clusters, byName.keySet().toArray(new String[0]),
           byName.values().toArray(new ClusterSpec[0]));
+    }
+
+    /** These declarations, taken from {@code clusters}, which must be an equal list. */
+    Declared from(List<ClusterSpec> clusters) {
+      return clusters == source ? this : new Declared(clusters, names, specs);
     }
 
     /** Whether {@code clusters} is this list: the same instance, or equal. */
@@ -86,16 +92,18 @@ public final class Translation {
     this.hasEndpoints = hasEndpoints;
     this.listeners = Collections.unmodifiableMap(listeners);
     this.routes = Collections.unmodifiableMap(routes);
-    List<TranslatedResource> all = new ArrayList<>(2 * clusters.length + listeners.size() + routes.size());
-    for (Memo<?> m : clusters) {
-      all.add(m.output());
+    // A view, not a copy: an epoch reads the few resources its delta names, and gathering all
+    // 20,002 outputs of 10,000 clusters into a new list was a pass over every memo per epoch.
+    Memo<?>[] small = new Memo<?>[listeners.size() + routes.size()];
+    int k = 0;
+    for (Memo<?> m : listeners.values()) {
+      small[k++] = m;
     }
-    for (Memo<?> m : assignments) {
-      all.add(m.output());
+    for (Memo<?> m : routes.values()) {
+      small[k++] = m;
     }
-    listeners.values().forEach(m -> all.add(m.output()));
-    routes.values().forEach(m -> all.add(m.output()));
-    this.resources = new TranslatedResources(Collections.unmodifiableList(all), delta);
+    List<TranslatedResource> all = new Outputs(clusters, assignments, small);
+    this.resources = new TranslatedResources(all, delta);
     int c = clusters.length;
     int l = listeners.size();
     EnumMap<XdsType, List<TranslatedResource>> types = new EnumMap<>(XdsType.class);
@@ -104,6 +112,34 @@ public final class Translation {
     types.put(XdsType.LISTENER, resources.subList(2 * c, 2 * c + l));
     types.put(XdsType.ROUTE, resources.subList(2 * c + l, resources.size()));
     this.byType = Collections.unmodifiableMap(types);
+  }
+
+  /** Every memo's output, clusters, then assignments, then listeners and route configs; immutable. */
+  private static final class Outputs extends AbstractList<TranslatedResource> implements RandomAccess {
+    private final Memo<?>[] clusters;
+    private final Memo<?>[] assignments;
+    private final Memo<?>[] small;
+
+    Outputs(Memo<?>[] clusters, Memo<?>[] assignments, Memo<?>[] small) {
+      this.clusters = clusters;
+      this.assignments = assignments;
+      this.small = small;
+    }
+
+    @Override
+    public TranslatedResource get(int index) {
+      int c = clusters.length;
+      if (index < 0 || index >= size()) {
+        throw new IndexOutOfBoundsException("index " + index + " of " + size());
+      }
+      return index < c ? clusters[index].output() : index < 2 * c ? assignments[index - c].output()
+          : small[index - 2 * c].output();
+    }
+
+    @Override
+    public int size() {
+      return 2 * clusters.length + small.length;
+    }
   }
 
   /** The translation of nothing: the {@code previous} of a first translation. */

@@ -72,10 +72,11 @@ public final class XdsTranslator {
 
   /** Translates {@code state}, reusing {@code previous}'s resources wherever their input is unchanged. */
   public Translation translate(DesiredState state, Translation previous) {
-    Translation.Declared declared = previous.declared().isFrom(state.clusters()) ? previous.declared()
-        : Translation.Declared.of(state.clusters());
     // Equal declarations give every cluster the spec it had last time: no need to compare them one by one.
-    boolean sameSpecs = declared == previous.declared();
+    boolean sameSpecs = previous.declared().isFrom(state.clusters());
+    // Kept with this very list, so that the next epoch, usually handed the same list, sees it by identity.
+    Translation.Declared declared = sameSpecs ? previous.declared().from(state.clusters())
+        : Translation.Declared.of(state.clusters());
     Map<String, List<EndpointSpec>> endpoints = state.endpoints();
     String[] declaredNames = declared.names();
     int capacity = declaredNames.length + endpoints.size();

@@ -318,4 +318,27 @@ class ConfigLoaderTest {
     assertThat(second.clusters().get(1)).isSameAs(first.clusters().get(1));
     assertThat(second.clusters().get(2)).isEqualTo(config.clusterFor("c"));
   }
+
+  @Test
+  void keepsTheClusterListOfTheEpochBeforeWhileTheClustersStayTheSame() {
+    SignalboxConfig config =
+        ok("""
+            clusters:
+              - { name: m }
+            """);
+    List<EndpointSpec> one = List.of(new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:e.yaml"));
+    List<EndpointSpec> other = List.of(new EndpointSpec("10.0.0.2", 80, "a", 1, 0, EndpointState.READY, "file:e.yaml"));
+    var states = config.desiredStates();
+
+    DesiredState first = states.apply(new java.util.TreeMap<>(Map.of("b", one, "c", one)));
+    DesiredState sameClusters = states.apply(new java.util.TreeMap<>(Map.of("b", other, "c", one)));
+    DesiredState oneGone = states.apply(new java.util.TreeMap<>(Map.of("b", other)));
+    DesiredState renamed = states.apply(new java.util.TreeMap<>(Map.of("b", other, "d", one)));
+
+    assertThat(sameClusters.clusters()).isSameAs(first.clusters());
+    assertThat(sameClusters.endpointsOf("b")).isEqualTo(other);
+    assertThat(oneGone.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b");
+    assertThat(renamed.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b", "d");
+    assertThat(renamed.clusters()).isEqualTo(config.desiredState(Map.of("b", other, "d", one)).clusters());
+  }
 }

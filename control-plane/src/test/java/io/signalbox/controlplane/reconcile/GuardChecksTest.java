@@ -83,4 +83,27 @@ class GuardChecksTest {
 
     assertThat(holds).extracting(Guards.Hold::rule).containsExactly(Guards.MASS_REMOVAL);
   }
+
+  @Test
+  void throughClustersComingAndGoingEveryVerdictIsThatOfAFreshCheck() {
+    ClusterSpecs specs = config(2);
+    java.util.Random random = new java.util.Random(17);
+    List<List<EndpointSpec>> lists = List.of(List.of(), TWO, List.of(ep(1, EndpointState.READY)),
+        List.of(ep(1, EndpointState.DRAINING), ep(2, EndpointState.READY)), List.of(ep(3, EndpointState.READY)));
+    Map<String, List<EndpointSpec>> before = new java.util.TreeMap<>();
+    for (int step = 0; step < 400; step++) {
+      Map<String, List<EndpointSpec>> after = step % 3 == 0 ? new java.util.HashMap<>() : new java.util.TreeMap<>();
+      for (String cluster : List.of("a", "b", "web", "x", "y")) {
+        if (random.nextInt(4) > 0) {
+          after.put(cluster, random.nextInt(3) == 0 ? lists.get(random.nextInt(lists.size()))
+              : before.getOrDefault(cluster, TWO));
+        }
+      }
+
+      var holds = guards.check(before, after, specs, Map.of());
+
+      assertThat(holds).as("step %d", step).isEqualTo(Guards.check(before, after, specs::get, Set.of()));
+      before = new java.util.TreeMap<>(after);
+    }
+  }
 }

@@ -80,4 +80,19 @@ class IncrementalTranslationTest {
   private static ClusterSpec cluster(String name, boolean maglev) {
     return ClusterSpecBuilder.cluster(name).lbPolicy(maglev ? LbPolicy.MAGLEV : LbPolicy.ROUND_ROBIN).build();
   }
+
+  @Test
+  void anEqualNewListOfClustersIsKeptSoTheNextEpochSeesItByIdentity() {
+    Map<String, List<EndpointSpec>> endpoints = Map.of("a", List.of(endpoint("10.0.0.1", 80, "a", 1, 0,
+        EndpointState.READY)));
+    List<ClusterSpec> first = List.of(cluster("a", true));
+    List<ClusterSpec> equal = List.of(cluster("a", true));
+    Translation one = translator.translate(new DesiredState("x.yaml", List.of(), List.of(), first, endpoints));
+
+    Translation two = translator.translate(new DesiredState("x.yaml", List.of(), List.of(), equal, endpoints), one);
+
+    assertThat(two.declared().source()).isSameAs(equal);
+    assertThat(two.ofType(XdsType.CLUSTER).get(0)).as("the cluster is reused")
+        .isSameAs(one.ofType(XdsType.CLUSTER).get(0));
+  }
 }
