@@ -28,13 +28,16 @@ final class TransitionAudit {
 
   private record Changed(String cluster, List<EndpointSpec> before, List<EndpointSpec> after) {}
 
-  /** The clusters of {@code published} whose endpoints are not those of {@code parent}, in order. */
+  /**
+   * The clusters whose endpoints differ between {@code parent} and {@code published}, in order:
+   * those present in either, so a cluster that is gone shows as an empty list.
+   */
   private static List<Changed> changed(Snapshot parent, Snapshot published) {
     List<Changed> out = new ArrayList<>();
-    ClusterPairs.forEach(published.endpoints(), parent.endpoints(), (cluster, after, before) -> {
-      // The same endpoints in the same states have no transition: most clusters, most epochs.
-      if (before != after && !after.equals(before)) {
-        out.add(new Changed(cluster, before == null ? List.of() : before, after));
+    published.forEachEndpointChange(parent, (cluster, before, after) -> {
+      // An equal list in a distinct instance has no transition.
+      if (after == null || !after.equals(before)) {
+        out.add(new Changed(cluster, before == null ? List.of() : before, after == null ? List.of() : after));
       }
     });
     return out;

@@ -86,4 +86,16 @@ class EndpointChangesAfterPublishTest {
         org.assertj.core.groups.Tuple.tuple("web/10.0.0.2:80", "READY -> DRAINING in epoch 2 (drained by alice)"),
         org.assertj.core.groups.Tuple.tuple("web/10.0.0.1:80", "READY -> removed in epoch 2"));
   }
+
+  @Test
+  void theEndpointsOfAClusterThatIsGoneAreAuditedAsRemoved() {
+    InMemorySnapshotStore store = new InMemorySnapshotStore(Clock.systemUTC());
+    Snapshot parent = publish(clusters("api", List.of(C), "web", List.of(A)));
+    Snapshot child = publish(clusters("web", List.of(A), null, null));
+
+    TransitionAudit.record(store, parent, child, Map.of(), T0);
+
+    assertThat(store.auditLog(100)).extracting(AuditEntry::target, AuditEntry::reason).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("api/10.0.1.1:80", "READY -> removed in epoch 2"));
+  }
 }
