@@ -62,9 +62,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code appendFull}: seal, encode and write a full envelope (a first epoch, or a checkpoint).
  *   <li>{@code firstEpoch}: a first epoch from desired state to durable: validate, translate, build,
  *       check every resource against Envoy's rules, seal, encode, write.
- *   <li>{@code encodeDelta}, {@code encodeDeltaShared}: the delta encoding alone, comparing
- *       every cluster's endpoint list by value, or (shared) by identity as structural sharing of
- *       unchanged lists between epochs would allow.
+ *   <li>{@code encodeDelta}, {@code encodeDeltaShared}: the delta encoding alone: a diff of the
+ *       two snapshots' endpoint trees, which share every node off the changed cluster's path, when
+ *       unchanged clusters hold equal lists or (shared) their parent's very list instances.
  *   <li>{@code loadLatest}: what a restart reads: a fresh store's {@code latest()} at the end of a
  *       full chain (a checkpoint and 64 deltas).
  * </ul>
