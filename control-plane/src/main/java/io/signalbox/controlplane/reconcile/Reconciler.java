@@ -15,10 +15,8 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
-import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.store.EpochSealer;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -252,22 +250,7 @@ public final class Reconciler implements AutoCloseable {
     }
     Snapshot snapshot;
     try {
-      snapshot = store.append(new EpochSealer<>() {
-        @Override
-        public Snapshot seal(long epoch) {
-          return candidate.seal(epoch, clock.instant());
-        }
-
-        @Override
-        public SnapshotEnvelope envelope(Snapshot sealed) {
-          return sealed.toEnvelope();
-        }
-
-        @Override
-        public java.util.Optional<SnapshotEnvelope> delta(Snapshot sealed) {
-          return io.signalbox.controlplane.snapshot.EnvelopeDelta.of(parent, sealed);
-        }
-      });
+      snapshot = store.append(candidate.sealer(clock));
     } catch (StoreUnavailableException e) {
       storeDown(e);
       return;

@@ -92,6 +92,30 @@ public final class SnapshotCandidate {
     return removed.get(type);
   }
 
+  /**
+   * How a store appends this candidate: sealed with the epoch the store allocates and the clock's
+   * time then, stored whole or as a delta on its parent ({@link EnvelopeDelta}) as the store
+   * chooses.
+   */
+  public io.signalbox.store.EpochSealer<Snapshot> sealer(java.time.Clock clock) {
+    return new io.signalbox.store.EpochSealer<>() {
+      @Override
+      public Snapshot seal(long epoch) {
+        return SnapshotCandidate.this.seal(epoch, clock.instant());
+      }
+
+      @Override
+      public io.signalbox.proto.v1.SnapshotEnvelope envelope(Snapshot sealed) {
+        return sealed.toEnvelope();
+      }
+
+      @Override
+      public java.util.Optional<io.signalbox.proto.v1.SnapshotEnvelope> delta(Snapshot sealed) {
+        return EnvelopeDelta.of(parent, sealed);
+      }
+    };
+  }
+
   public Snapshot seal(long epoch, Instant createdAt) {
     if (parent != null && epoch <= parent.epoch()) {
       throw new IllegalArgumentException(

@@ -3,17 +3,14 @@ package io.signalbox.controlplane.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.signalbox.controlplane.snapshot.EnvelopeDelta;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;
-import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.store.AuditEntry;
 import io.signalbox.store.EmbeddedDatabase;
-import io.signalbox.store.EpochSealer;
 import io.signalbox.store.EpochStatus;
 import io.signalbox.store.PostgresSnapshotStore;
 import io.signalbox.store.SnapshotStore;
@@ -26,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,25 +66,9 @@ class AfterPublishTest {
 
   /** Appends the next epoch, web's endpoints being {@code web}, as the writer does. */
   private Snapshot append(List<EndpointSpec> web) {
-    Snapshot parent = last;
-    SnapshotCandidate candidate = builder.candidate(List.of(), Map.of("web", web), parent,
+    SnapshotCandidate candidate = builder.candidate(List.of(), Map.of("web", web), last,
         Provenance.newBuilder().setCause("test").build());
-    last = store.append(new EpochSealer<Snapshot>() {
-      @Override
-      public Snapshot seal(long epoch) {
-        return candidate.seal(epoch, T0);
-      }
-
-      @Override
-      public SnapshotEnvelope envelope(Snapshot sealed) {
-        return sealed.toEnvelope();
-      }
-
-      @Override
-      public Optional<SnapshotEnvelope> delta(Snapshot sealed) {
-        return EnvelopeDelta.of(parent, sealed);
-      }
-    });
+    last = store.append(candidate.sealer(Clock.fixed(T0, java.time.ZoneOffset.UTC)));
     return last;
   }
 

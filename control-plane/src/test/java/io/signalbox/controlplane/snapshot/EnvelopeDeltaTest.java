@@ -8,7 +8,6 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.proto.v1.SnapshotEnvelope;
-import io.signalbox.store.EpochSealer;
 import io.signalbox.store.PostgresExtension;
 import io.signalbox.store.PostgresSnapshotStore;
 import java.sql.Connection;
@@ -21,7 +20,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -77,22 +75,7 @@ class EnvelopeDeltaTest {
     Snapshot parent = sealed.isEmpty() ? null : sealed.get(sealed.size() - 1);
     SnapshotCandidate candidate = builder.candidate(translate(), endpoints, parent,
         Provenance.newBuilder().setCause(cause).build());
-    Snapshot snapshot = store.append(new EpochSealer<>() {
-      @Override
-      public Snapshot seal(long epoch) {
-        return candidate.seal(epoch, CLOCK.instant());
-      }
-
-      @Override
-      public SnapshotEnvelope envelope(Snapshot s) {
-        return s.toEnvelope();
-      }
-
-      @Override
-      public Optional<SnapshotEnvelope> delta(Snapshot s) {
-        return EnvelopeDelta.of(parent, s);
-      }
-    });
+    Snapshot snapshot = store.append(candidate.sealer(CLOCK));
     sealed.add(snapshot);
     return snapshot;
   }
