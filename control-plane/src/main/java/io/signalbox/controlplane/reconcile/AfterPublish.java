@@ -73,6 +73,26 @@ final class AfterPublish implements AutoCloseable {
     });
   }
 
+  /**
+   * Queues, for a restart that serves {@code restored}, the marking of older epochs a crash left
+   * ACTIVE: the bookkeeping still queued when the previous process died (at most the newest
+   * {@value #RESTART_SCAN} epochs are looked at).
+   */
+  Future<?> restored(Snapshot restored) {
+    return thread.submit(() -> {
+      try {
+        store.epochs(RESTART_SCAN, restored.epoch()).stream()
+            .filter(r -> r.status() == EpochStatus.ACTIVE)
+            .forEach(r -> unmarked.add(r.epoch()));
+        markSuperseded();
+      } catch (StoreUnavailableException e) {
+        log.warn("could not look for epochs left ACTIVE before epoch {}: {}", restored.epoch(), e.getMessage());
+      }
+    });
+  }
+
+  static final int RESTART_SCAN = 100;
+
   private void markSuperseded() {
     while (!unmarked.isEmpty()) {
       long epoch = unmarked.peek();

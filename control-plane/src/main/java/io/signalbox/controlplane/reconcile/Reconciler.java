@@ -130,6 +130,7 @@ public final class Reconciler implements AutoCloseable {
       history.remember(restored);
       drains.note(restored);
       xds.publish(restored);
+      afterPublish.restored(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
     }

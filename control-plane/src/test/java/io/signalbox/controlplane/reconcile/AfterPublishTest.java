@@ -136,4 +136,18 @@ class AfterPublishTest {
     assertThat(List.of(status(first), status(second), status(third)))
         .containsExactly(EpochStatus.SUPERSEDED, EpochStatus.SUPERSEDED, EpochStatus.ACTIVE);
   }
+
+  @Test
+  void aRestartMarksTheEpochsACrashLeftActiveAndKeepsTheOthers() throws Exception {
+    Snapshot first = append(List.of(endpoint(80, EndpointState.READY)));
+    Snapshot second = append(List.of(endpoint(81, EndpointState.READY)));
+    Snapshot third = append(List.of(endpoint(82, EndpointState.READY)));
+    store.setStatus(first.epoch(), EpochStatus.SAFE, "held by 1 client(s) with no NACK");
+
+    // The process died before its queued bookkeeping ran: all but the first are still ACTIVE.
+    afterPublish.restored(third).get(30, TimeUnit.SECONDS);
+
+    assertThat(List.of(status(first), status(second), status(third)))
+        .containsExactly(EpochStatus.SAFE, EpochStatus.SUPERSEDED, EpochStatus.ACTIVE);
+  }
 }
