@@ -53,6 +53,7 @@ public class FileSourceBenchmarks {
   int endpoints;
 
   private final String[] texts = new String[2];
+  private String json;
   private Path dir;
   private Path file;
   private FileEndpointSource source;
@@ -66,6 +67,10 @@ public class FileSourceBenchmarks {
     Workload workload = new Workload(clusters, endpoints);
     texts[0] = workload.endpointFile(0);
     texts[1] = workload.endpointFile(1);
+    json = workload.endpointFileJson(1);
+    if (!parse(json, "endpoints.json").equals(parse(texts[1], "endpoints.json"))) {
+      throw new IllegalStateException("the JSON and YAML files read differently");
+    }
     dir = Files.createTempDirectory("signalbox-file-bench");
     file = dir.resolve("endpoints.yaml");
     Files.writeString(file, texts[0]);
@@ -93,7 +98,17 @@ public class FileSourceBenchmarks {
   /** {@link EndpointFile#parse} of the whole 10,000-cluster file. */
   @Benchmark
   public Map<String, List<EndpointSpec>> parse() {
-    Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(texts[1], file.toString());
+    return parse(texts[1], file.toString());
+  }
+
+  /** The same endpoints written as JSON, which the reader tokenizes without SnakeYAML. */
+  @Benchmark
+  public Map<String, List<EndpointSpec>> parseJson() {
+    return parse(json, file.toString());
+  }
+
+  private static Map<String, List<EndpointSpec>> parse(String text, String name) {
+    Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(text, name);
     if (!(parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok)) {
       throw new IllegalStateException("the benchmark file does not parse: " + parsed.violations());
     }

@@ -1,6 +1,7 @@
 package io.signalbox.source.yaml;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -43,8 +44,54 @@ final class YamlReader {
     this.violations = violations;
   }
 
+  /**
+   * Strict JSON, for documents that are JSON: JSON is YAML, and the same tree comes out, but
+   * Jackson's JSON tokenizer reads a 10,000-cluster endpoint file (8 MB) some 50 times faster than
+   * SnakeYAML's scanner, which made re-reading such a file take seconds per change.
+   */
+  private static final JsonFactory JSON = JsonFactory.builder().build();
+
   /** The document's root, or null when the text is not valid YAML (a violation is recorded). */
   YamlNode read(String text) {
+    if (startsLikeJson(text)) {
+      YamlNode json = readJson(text);
+      if (json != null) {
+        return json;
+      }
+      // Not strict JSON after all (YAML flow style, comments, a syntax error): YAML reads it and
+      // reports any problem as it would have.
+    }
+    return readYaml(text);
+  }
+
+  private static boolean startsLikeJson(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!Character.isWhitespace(c) && c != '\uFEFF') {
+        return c == '{';
+      }
+    }
+    return false;
+  }
+
+  /** The root of a strict JSON document, or null if it is not one; its violations are kept only then. */
+  private YamlNode readJson(String text) {
+    List<Violation> found = new ArrayList<>();
+    YamlReader reader = new YamlReader(source, found);
+    try (JsonParser parser = JSON.createParser(text)) {
+      parser.nextToken();
+      YamlNode root = reader.readValue(parser);
+      if (parser.nextToken() != null) {
+        return null;
+      }
+      violations.addAll(found);
+      return root;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private YamlNode readYaml(String text) {
     try (JsonParser parser = FACTORY.createParser(text)) {
       JsonToken first = parser.nextToken();
       if (first == null) {

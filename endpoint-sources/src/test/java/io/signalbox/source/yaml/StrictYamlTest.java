@@ -206,4 +206,46 @@ class StrictYamlTest {
     assertThat(StrictYaml.parseDuration("1d")).isEmpty();
     assertThat(StrictYaml.parseDuration("fast")).isEmpty();
   }
+
+  @Test
+  void aJsonDocumentBindsAsItsYamlFormDoes() {
+    String json = """
+        {"clusters": [{"name": "a", "lbPolicy": "RING_HASH", "connectTimeout": "250ms",
+                       "outlierDetection": {"consecutive5xx": 5, "interval": "1.5s"}, "weight": 3}],
+         "ports": {"web": [80, "443"]}, "enabled": true, "size": 12345678901, "file": "./x.yaml"}
+        """;
+    String yaml = """
+        clusters:
+          - { name: a, lbPolicy: RING_HASH, connectTimeout: 250ms, outlierDetection: { consecutive5xx: 5, interval: 1.5s }, weight: 3 }
+        ports: { web: [80, "443"] }
+        enabled: true
+        size: 12345678901
+        file: ./x.yaml
+        """;
+
+    Parsed<Doc> fromJson = StrictYaml.parse(json, "f.json", Doc.class);
+
+    assertThat(fromJson).isInstanceOf(Parsed.Ok.class).isEqualTo(StrictYaml.parse(yaml, "f.json", Doc.class));
+  }
+
+  @Test
+  void aJsonDocumentsProblemsHaveTheirLineAndColumn() {
+    Parsed<Doc> duplicate = StrictYaml.parse("{\"enabled\": true,\n \"enabled\": false}", "f.json", Doc.class);
+    Parsed<Doc> wrongType = StrictYaml.parse("{\"size\": \"big\"}", "f.json", Doc.class);
+
+    assertThat(problems(duplicate)).containsExactly("f.json: line 2, column 2: duplicate key 'enabled' [parse]");
+    assertThat(problems(wrongType)).singleElement().asString().startsWith("f.json: line 1, column 10: ");
+  }
+
+  @Test
+  void aFlowMappingThatIsNotJsonIsReadAsYaml() {
+    Parsed<Doc> flow = StrictYaml.parse("{ enabled: true, size: 3 } # a comment", "f.yaml", Doc.class);
+    Parsed<Doc> broken = StrictYaml.parse("{\"enabled\": true,\n", "f.yaml", Doc.class);
+
+    assertThat(flow).isInstanceOf(Parsed.Ok.class);
+    assertThat(((Parsed.Ok<Doc>) flow).value().enabled()).isTrue();
+    assertThat(((Parsed.Ok<Doc>) flow).value().size()).isEqualTo(3L);
+    // Not JSON either: YAML reports the problem, as for any YAML file.
+    assertThat(problems(broken)).singleElement().asString().startsWith("f.yaml: line ").contains("YAML syntax error");
+  }
 }
