@@ -1,5 +1,7 @@
 package io.signalbox.store;
 
+import static io.signalbox.store.DatabaseCall.call;
+import static io.signalbox.store.UtcTimestamps.utc;
 import static io.signalbox.store.jooq.Tables.REGISTRY_LEASES;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -8,15 +10,11 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.signalbox.store.jooq.tables.records.RegistryLeasesRecord;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
-import org.jooq.exception.DataAccessException;
 
 /** Leases in the {@code registry_leases} table; metadata as a JSON object of strings. */
 final class PostgresLeaseStore implements LeaseStore {
@@ -101,17 +99,5 @@ final class PostgresLeaseStore implements LeaseStore {
     Map<String, String> out = new LinkedHashMap<>();
     struct.getFieldsMap().forEach((k, v) -> out.put(k, v.getStringValue()));
     return out;
-  }
-
-  private static OffsetDateTime utc(Instant at) {
-    return at.atOffset(ZoneOffset.UTC);
-  }
-
-  private static <T> T call(String operation, Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (DataAccessException e) {
-      throw new StoreUnavailableException("snapshot store unavailable (" + operation + "): " + e.getMessage(), e);
-    }
   }
 }

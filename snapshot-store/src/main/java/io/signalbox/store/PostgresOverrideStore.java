@@ -1,15 +1,14 @@
 package io.signalbox.store;
 
+import static io.signalbox.store.DatabaseCall.call;
+import static io.signalbox.store.UtcTimestamps.instantOrNull;
+import static io.signalbox.store.UtcTimestamps.utc;
+import static io.signalbox.store.UtcTimestamps.utcOrNull;
 import static io.signalbox.store.jooq.Tables.OVERRIDES;
 
 import io.signalbox.store.jooq.tables.records.OverridesRecord;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.function.Supplier;
 import org.jooq.DSLContext;
-import org.jooq.exception.DataAccessException;
 
 /** Overrides in the {@code overrides} table. */
 final class PostgresOverrideStore implements OverrideStore {
@@ -40,7 +39,7 @@ final class PostgresOverrideStore implements OverrideStore {
           .set(OVERRIDES.ACTOR, o.actor())
           .set(OVERRIDES.REASON, o.reason())
           .set(OVERRIDES.CREATED_AT, utc(o.createdAt()))
-          .set(OVERRIDES.DEADLINE, o.deadline() == null ? null : utc(o.deadline()))
+          .set(OVERRIDES.DEADLINE, utcOrNull(o.deadline()))
           .set(OVERRIDES.ACTIVE, true)
           .execute();
     }));
@@ -66,18 +65,6 @@ final class PostgresOverrideStore implements OverrideStore {
 
   private static StoredOverride toOverride(OverridesRecord r) {
     return new StoredOverride(r.getCluster(), r.getAddress(), r.getPort(), r.getKind(), r.getValue(), r.getActor(),
-        r.getReason(), r.getCreatedAt().toInstant(), r.getDeadline() == null ? null : r.getDeadline().toInstant());
-  }
-
-  private static OffsetDateTime utc(Instant at) {
-    return at.atOffset(ZoneOffset.UTC);
-  }
-
-  private static <T> T call(String operation, Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (DataAccessException e) {
-      throw new StoreUnavailableException("snapshot store unavailable (" + operation + "): " + e.getMessage(), e);
-    }
+        r.getReason(), r.getCreatedAt().toInstant(), instantOrNull(r.getDeadline()));
   }
 }

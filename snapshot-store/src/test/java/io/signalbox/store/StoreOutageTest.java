@@ -9,6 +9,9 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +43,27 @@ class StoreOutageTest {
       assertThat(store.lastEpoch()).isEqualTo(2);
     } finally {
       server.stop();
+    }
+  }
+
+  @Test
+  void everyGroupOfTablesReportsTheOutageNamingItsOperation() throws IOException {
+    EmbeddedDatabase server = EmbeddedDatabase.start(dataDir, freePort());
+    PostgresSnapshotStore opened;
+    try {
+      opened = PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", Clock.systemUTC());
+    } finally {
+      server.stop();
+    }
+    try (PostgresSnapshotStore store = opened) {
+      Map<String, ThrowingCallable> reads = new LinkedHashMap<>();
+      reads.put("read audit log", () -> store.auditLog(10));
+      reads.put("read client statuses", store::clientStatuses);
+      reads.put("list overrides", () -> store.overrides().active());
+      reads.put("list leases", () -> store.leases().all());
+      reads.forEach((operation, read) -> assertThatThrownBy(read)
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageStartingWith("snapshot store unavailable (" + operation + "): "));
     }
   }
 

@@ -1,0 +1,293 @@
+package io.signalbox.store;
+
+import static io.signalbox.store.DatabaseCall.call;
+import static io.signalbox.store.UtcTimestamps.utc;
+import static io.signalbox.store.jooq.Tables.EPOCHS;
+import static io.signalbox.store.jooq.Tables.EPOCH_COUNTER;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.signalbox.proto.v1.SnapshotEnvelope;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.Record7;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The epochs in {@code epochs}: appends (full rows and deltas), full copies, reads that rebuild an
+ * envelope from its chain, statuses and pruning. Safe for several writers at once, in one process or
+ * many: epochs come from the single {@code epoch_counter} row each append increments in its own
+ * transaction.
+ */
+final class PostgresEpochLog {
+
+  // Logs as the store, so logging configured for PostgresSnapshotStore still covers the epoch log.
+  private static final Logger log = LoggerFactory.getLogger(PostgresSnapshotStore.class);
+
+  private final DSLContext db;
+  private final Clock clock;
+  private final FullEnvelopes fullEnvelopes = new FullEnvelopes();
+  private final Object tipLock = new Object();
+  /** The chain this store is extending; guarded by tipLock. */
+  private final ChainTip chain = new ChainTip();
+
+  PostgresEpochLog(DSLContext db, Clock clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  <S> S append(EpochSealer<S> sealer) {
+    long started = System.nanoTime();
+    EpochChain.Link tip;
+    synchronized (tipLock) {
+      tip = chain.extensible();
+    }
+    var written = call("append epoch", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // The row lock taken here is held until commit: a second writer waits, then reads our value.
+      long epoch = t.update(EPOCH_COUNTER)
+          .set(EPOCH_COUNTER.LAST_EPOCH, EPOCH_COUNTER.LAST_EPOCH.plus(1))
+          .where(EPOCH_COUNTER.ID.eq(1))
+          .returningResult(EPOCH_COUNTER.LAST_EPOCH)
+          .fetchSingle()
+          .value1();
+      S result = sealer.seal(epoch);
+      // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
+      // A checkpoint takes no lock here and changes neither the tip's row nor its chain (base_epoch):
+      // it only adds a full copy, which ChainTip.appended credits to this link after commit.
+      EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
+          EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
+      SnapshotEnvelope envelope = stored.envelope();
+      t.insertInto(EPOCHS)
+          .set(EPOCHS.EPOCH, epoch)
+          .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
+          .set(EPOCHS.BASE_EPOCH, stored.link().baseEpoch())
+          .set(EPOCHS.CREATED_AT, now())
+          .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
+          .set(EPOCHS.ENVELOPE, envelope.toByteArray())
+          .set(EPOCHS.STATUS, EpochStatus.ACTIVE.name())
+          .set(EPOCHS.REASON, "")
+          .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
+          .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
+          .execute();
+      return new Written<>(result, stored);
+    }));
+    synchronized (tipLock) {
+      chain.appended(written.stored().link());
+    }
+    if (written.stored().full()) {
+      fullEnvelopes.remember(written.stored().envelope(), written.stored().link().baseEpoch());
+    }
+    log.debug("Appended epoch {} ({}) in {} ms", written.stored().link().epoch(),
+        written.stored().full() ? "full" : "delta", (System.nanoTime() - started) / 1_000_000);
+    return written.sealed();
+  }
+
+  private record Written<S>(S sealed, EpochChain.Stored stored) {}
+
+  boolean checkpointDue() {
+    synchronized (tipLock) {
+      return chain.checkpointDue();
+    }
+  }
+
+  void checkpoint(SnapshotEnvelope full) {
+    long started = System.nanoTime();
+    EpochChain.checkCheckpoint(full);
+    long epoch = full.getEpoch();
+    synchronized (tipLock) {
+      if (!chain.begin(epoch, full.getSerializedSize())) {
+        return;
+      }
+    }
+    try {
+      byte[] bytes = full.toByteArray();
+      // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
+      // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
+      // this commits still writes a valid delta; the hash guards against a copy of other content.
+      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.update(EPOCHS)
+          .set(EPOCHS.FULL_ENVELOPE, bytes)
+          .where(EPOCHS.EPOCH.eq(epoch)
+              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash()))
+              .and(EPOCHS.FULL_ENVELOPE.isNull())
+              .and(EPOCHS.BASE_EPOCH.ne(EPOCHS.EPOCH)))
+          .returningResult(EPOCHS.BASE_EPOCH)
+          .fetchOptional(r -> r.value1()));
+      if (base.isEmpty()) {
+        return;
+      }
+      synchronized (tipLock) {
+        chain.checkpointed(epoch, bytes.length);
+      }
+      fullEnvelopes.remember(full, base.get());
+      log.debug("Wrote a full copy of epoch {} ({} bytes) in {} ms", epoch, bytes.length,
+          (System.nanoTime() - started) / 1_000_000);
+    } finally {
+      synchronized (tipLock) {
+        chain.settled(epoch);
+      }
+    }
+  }
+
+  Optional<SnapshotEnvelope> latest() {
+    return call("read latest epoch", () -> inSnapshot(t -> t.select(EPOCHS.EPOCH, EPOCHS.BASE_EPOCH).from(EPOCHS)
+        .orderBy(EPOCHS.EPOCH.desc()).limit(1)
+        .fetchOptional(r -> fullEnvelopes.load(r.value1(), r.value2(), rows(t)))));
+  }
+
+  Optional<SnapshotEnvelope> load(long epoch) {
+    return call("load epoch " + epoch, () -> inSnapshot(t -> t.select(EPOCHS.BASE_EPOCH).from(EPOCHS)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .fetchOptional(r -> fullEnvelopes.load(epoch, r.value1(), rows(t)))));
+  }
+
+  /** Runs {@code read} in one REPEATABLE READ transaction: a chain read in several queries is consistent. */
+  private <T> T inSnapshot(java.util.function.Function<DSLContext, T> read) {
+    return db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      t.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      return read.apply(t);
+    });
+  }
+
+  private static FullEnvelopes.Rows rows(DSLContext t) {
+    return new FullEnvelopes.Rows() {
+      @Override
+      public long nearestFullCopy(long base, long epoch) {
+        // Scans the primary key down from epoch and stops at the first match; reads no envelope.
+        Long found = t.select(DSL.max(EPOCHS.EPOCH)).from(EPOCHS)
+            .where(EPOCHS.BASE_EPOCH.eq(base)).and(EPOCHS.EPOCH.le(epoch))
+            .and(EPOCHS.EPOCH.eq(EPOCHS.BASE_EPOCH).or(EPOCHS.FULL_ENVELOPE.isNotNull()))
+            .fetchSingle().value1();
+        return found == null ? -1 : found;
+      }
+
+      @Override
+      public SnapshotEnvelope fullCopy(long epoch) {
+        // A base row's envelope is full and it never gets a full_envelope; another row's is a delta.
+        return t.select(DSL.coalesce(EPOCHS.FULL_ENVELOPE, EPOCHS.ENVELOPE)).from(EPOCHS)
+            .where(EPOCHS.EPOCH.eq(epoch))
+            .fetchSingle(r -> parse(epoch, r.value1()));
+      }
+
+      @Override
+      public NavigableMap<Long, SnapshotEnvelope> deltas(long base, long from, long to) {
+        NavigableMap<Long, SnapshotEnvelope> rows = new TreeMap<>();
+        t.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+            .where(EPOCHS.EPOCH.between(from, to)).and(EPOCHS.BASE_EPOCH.eq(base))
+            .forEach(r -> rows.put(r.value1(), parse(r.value1(), r.value2())));
+        return rows;
+      }
+    };
+  }
+
+  List<EpochRecord> epochs(int limit, long beforeEpoch) {
+    return call("list epochs", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.CREATED_AT,
+            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+        .from(EPOCHS)
+        .where(EPOCHS.EPOCH.lt(beforeEpoch))
+        .orderBy(EPOCHS.EPOCH.desc())
+        .limit(limit)
+        .fetch(PostgresEpochLog::toRecord));
+  }
+
+  Optional<EpochRecord> epoch(long epoch) {
+    return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+        .from(EPOCHS)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .fetchOptional(PostgresEpochLog::toRecord));
+  }
+
+  void setStatus(long epoch, EpochStatus status, String reason) {
+    int updated = call("set status of epoch " + epoch, () -> db.update(EPOCHS)
+        .set(EPOCHS.STATUS, status.name())
+        .set(EPOCHS.REASON, reason == null ? "" : reason)
+        .where(EPOCHS.EPOCH.eq(epoch))
+        .execute());
+    if (updated == 0) {
+      throw new IllegalArgumentException("no epoch " + epoch);
+    }
+  }
+
+  boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
+    return call("replace status of epoch " + epoch, () -> db.update(EPOCHS)
+        .set(EPOCHS.STATUS, status.name())
+        .set(EPOCHS.REASON, reason == null ? "" : reason)
+        .where(EPOCHS.EPOCH.eq(epoch).and(EPOCHS.STATUS.eq(expected.name())))
+        .execute()) == 1;
+  }
+
+  /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
+  long lastEpoch() {
+    return call("read last epoch", () -> db.select(EPOCH_COUNTER.LAST_EPOCH).from(EPOCH_COUNTER)
+        .where(EPOCH_COUNTER.ID.eq(1)).fetchSingle().value1());
+  }
+
+  private static final int DELETE_ROWS = 1_000;
+
+  /** As {@link SnapshotStore#prune}; the counter row keeps its value, so numbering survives pruning. */
+  int prune(int keepLast, Set<Long> alsoKeep) {
+    if (keepLast < 1) {
+      throw new IllegalArgumentException("keepLast must be at least 1 (the newest epoch is what a restart serves), was "
+          + keepLast);
+    }
+    int deleted = call("prune epochs", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // Appends hold this row until they commit: none can write a delta on a row deleted here.
+      t.selectFrom(EPOCH_COUNTER).where(EPOCH_COUNTER.ID.eq(1)).forUpdate().fetch();
+      // A checkpoint committing after this read only adds a full copy: the rows kept are then more
+      // than needed, never fewer.
+      List<EpochChain.Row> rows = t.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.BASE_EPOCH,
+              DSL.field(EPOCHS.FULL_ENVELOPE.isNotNull())).from(EPOCHS)
+          .fetch(r -> new EpochChain.Row(r.value1(), r.value2(), r.value3(), r.value4()));
+      Set<Long> kept = EpochChain.retained(rows, keepLast, alsoKeep);
+      List<Long> doomed = rows.stream().map(EpochChain.Row::epoch).filter(e -> !kept.contains(e)).toList();
+      int count = 0;
+      for (int from = 0; from < doomed.size(); from += DELETE_ROWS) {
+        count += t.deleteFrom(EPOCHS)
+            .where(EPOCHS.EPOCH.in(doomed.subList(from, Math.min(doomed.size(), from + DELETE_ROWS))))
+            .execute();
+      }
+      return count;
+    }));
+    log.info("Pruned {} epochs (kept the newest {}, {} and the rows their deltas need)", deleted, keepLast,
+        alsoKeep);
+    return deleted;
+  }
+
+  private OffsetDateTime now() {
+    return utc(Instant.now(clock));
+  }
+
+  private static JSON provenanceJson(SnapshotEnvelope envelope) {
+    try {
+      return JSON.valueOf(JsonFormat.printer().omittingInsignificantWhitespace().print(envelope.getProvenance()));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("epoch " + envelope.getEpoch() + ": provenance cannot be rendered as JSON", e);
+    }
+  }
+
+  private static SnapshotEnvelope parse(long epoch, byte[] bytes) {
+    try {
+      return SnapshotEnvelope.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("epoch " + epoch + ": stored envelope is not a SnapshotEnvelope", e);
+    }
+  }
+
+  private static EpochRecord toRecord(Record7<Long, Long, OffsetDateTime, String, String, String, String> r) {
+    return new EpochRecord(r.value1(), r.value2(), r.value3().toInstant(), r.value4(),
+        EpochStatus.valueOf(r.value5()), r.value6(), r.value7());
+  }
+}
