@@ -5,8 +5,8 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.model.SortedNames;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -119,10 +119,7 @@ public final class DesiredStateValidator implements Validator {
 
     /** The findings of {@code name}, the {@code index}-th cluster this time: usually the index-th last time too. */
     ClusterFindings findings(int index, String name) {
-      if (index < names.length && (names[index] == name || names[index].equals(name))) {
-        return findings[index];
-      }
-      int at = Arrays.binarySearch(names, name);
+      int at = SortedNames.indexOf(names, index, name);
       return at >= 0 ? findings[at] : null;
     }
   }

@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.SortedNames;
 import io.signalbox.source.SourceState;
 import io.signalbox.validation.Violation;
 import java.util.ArrayList;
@@ -135,10 +136,7 @@ final class EndpointMerge {
 
   /** The last update's merge of {@code cluster}, which is usually the {@code index}-th cluster again. */
   private Merged remembered(int index, String cluster) {
-    if (index < names.length && (names[index] == cluster || names[index].equals(cluster))) {
-      return merged[index];
-    }
-    int at = Arrays.binarySearch(names, cluster);
+    int at = SortedNames.indexOf(names, index, cluster);
     return at >= 0 ? merged[at] : null;
   }
 

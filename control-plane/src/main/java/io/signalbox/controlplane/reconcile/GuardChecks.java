@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.SortedNames;
 import io.signalbox.validation.Guards;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,10 +109,7 @@ final class GuardChecks {
 
   /** The last check of {@code cluster}, which is usually the {@code index}-th cluster again. */
   private Checked last(int index, String cluster) {
-    if (index < names.length && (names[index] == cluster || names[index].equals(cluster))) {
-      return checks[index];
-    }
-    int at = Arrays.binarySearch(names, cluster);
+    int at = SortedNames.indexOf(names, index, cluster);
     return at >= 0 ? checks[at] : null;
   }
 
