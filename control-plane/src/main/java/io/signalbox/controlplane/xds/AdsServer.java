@@ -117,12 +117,30 @@ public final class AdsServer implements XdsServer {
     return watcher.current();
   }
 
+  /** The last {@link #clients()} answer and the tracker's count of changes it was built at. */
+  private record Clients(long changes, List<ClientStatus> list) {}
+
+  private volatile Clients clients;
+
+  /**
+   * {@inheritDoc} The same list instance until a stream opens, closes or changes: the rollout
+   * check, the status recorder and the metrics ask several times a second, and between changes
+   * rebuilding and sorting a list of thousands of clients each time was most of what they cost.
+   */
   @Override
   public List<ClientStatus> clients() {
-    return tracker.streams().stream()
+    // Read before building: a change made meanwhile has a higher count, so the next call rebuilds.
+    long changes = tracker.changes();
+    Clients last = clients;
+    if (last != null && last.changes() == changes) {
+      return last.list();
+    }
+    List<ClientStatus> list = tracker.streams().stream()
         .map(XdsStream::status)
         .sorted(Comparator.comparing(ClientStatus::nodeId).thenComparingLong(ClientStatus::streamId))
         .toList();
+    clients = new Clients(changes, list);
+    return list;
   }
 
   @Override

@@ -31,6 +31,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private static final Logger log = LoggerFactory.getLogger(StreamTracker.class);
 
   private final Map<Long, XdsStream> streams = new ConcurrentHashMap<>();
+  // Bumped whenever a stream opens or closes or any stream's status may have changed.
+  private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
   // The stream whose request this thread is handling; set in onV3StreamRequest and claimed by the
   // watcher a few frames later on the same thread.
   private final ThreadLocal<XdsStream> handling = new ThreadLocal<>();
@@ -55,6 +57,14 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return streams.values();
   }
 
+  /**
+   * A number that grows whenever a stream opens or closes or any stream's status may have changed:
+   * while it stays the same, every stream's {@link XdsStream#status} does too.
+   */
+  long changes() {
+    return changes.get();
+  }
+
   @Override
   public void onStreamOpen(long streamId, String typeUrl) {
     // The variant (SotW or delta) is known only at the first request; see stream().
@@ -72,6 +82,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   private void closed(long streamId) {
     XdsStream s = streams.remove(streamId);
+    changes.incrementAndGet();
     if (s != null) {
       log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
     }
@@ -180,7 +191,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private XdsStream stream(long streamId, boolean delta) {
     return streams.computeIfAbsent(streamId, id -> {
       log.info("xDS stream {} opened ({})", id, delta ? "delta" : "state of the world");
-      return new XdsStream(id, delta, clock.instant(), waves);
+      changes.incrementAndGet();
+      return new XdsStream(id, delta, clock.instant(), waves, changes);
     });
   }
 }

@@ -39,8 +39,12 @@ final class XdsStream {
   // The last status() answer, until something it reports may have changed: the rollout check and
   // the status recorder ask for every client several times a second, and most have not moved.
   private ClientStatus status;
+  // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
+  private final java.util.concurrent.atomic.AtomicLong fleetChanges;
 
-  XdsStream(long id, boolean delta, Instant connectedAt, Waves waves) {
+  XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
+      java.util.concurrent.atomic.AtomicLong fleetChanges) {
+    this.fleetChanges = fleetChanges;
     this.id = id;
     this.delta = delta;
     this.connectedAt = connectedAt;
@@ -59,7 +63,7 @@ final class XdsStream {
   synchronized void nodeIfFirst(Node requestNode) {
     // Envoy sends the node only on the first request of a stream.
     if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
-      status = null;
+      invalidate();
       node = requestNode;
       wave = waves.waveOf(requestNode);
     }
@@ -70,7 +74,12 @@ final class XdsStream {
    * NACKs, responses), with this stream's lock held.
    */
   void changed() {
+    invalidate();
+  }
+
+  private void invalidate() {
     status = null;
+    fleetChanges.incrementAndGet();
   }
 
   /** Marks the subscription of {@code type}, if the client has one, for a full recompute. */
@@ -104,7 +113,7 @@ final class XdsStream {
    * client learns about a cluster before a route that names it.
    */
   synchronized void flush(Snapshot snapshot, Instant now) {
-    status = null;
+    invalidate();
     try {
       flushTypes(snapshot, now);
     } finally {
