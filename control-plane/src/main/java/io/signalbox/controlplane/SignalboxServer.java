@@ -11,6 +11,7 @@ import io.signalbox.controlplane.rollout.RolloutPolicy;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.fleet.ClientStatusRecorder;
+import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -110,7 +111,7 @@ public final class SignalboxServer implements AutoCloseable {
         restored == null ? Set.of() : sources.stream().map(EndpointSource::id).collect(Collectors.toSet()), reconciler);
     sources.forEach(source -> source.start(firstSync::offerSource));
     // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
-    firstSync.offerConfig(config.desiredStates()::apply, "startup");
+    firstSync.offerConfig(DesiredStateTemplate.of(config.desiredStates(), config::clusterFor), "startup");
 
     Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
     WatchedFile configWatch;
@@ -141,7 +142,7 @@ public final class SignalboxServer implements AutoCloseable {
   static void reload(Path configFile, Reconciler reconciler, FirstSync firstSync, String cause) {
     Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
-      firstSync.offerConfig(ok.value().desiredStates()::apply, cause);
+      firstSync.offerConfig(DesiredStateTemplate.of(ok.value().desiredStates(), ok.value()::clusterFor), cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
       log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.bench.Workload;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -127,7 +128,7 @@ public class ReconcileBenchmarks {
     reconciler.offerSource(states[0]);
     // As SignalboxServer offers it: one desiredStates() per config, whose per-cluster specs last for
     // the config's lifetime. config::desiredState would derive all 10,000 specs again every epoch.
-    reconciler.offerConfig(config.desiredStates()::apply, "bench");
+    reconciler.offerConfig(DesiredStateTemplate.of(config.desiredStates(), config::clusterFor), "bench");
     Snapshot first = xds.awaitEpoch(1, TIMEOUT);
     if (first.resources(XdsType.CLUSTER).size() != clusters) {
       throw new IllegalStateException("the first epoch has " + first.resources(XdsType.CLUSTER).size()

@@ -1,13 +1,12 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.model.ClusterSpec;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The clusters of one configuration, as declared or discovered with {@code clusterDefaults}, each
- * worked out once: asking the template costs a pass over every declared cluster, and the guards
+ * worked out once: asking the template may cost a pass over every declared cluster, and the guards
  * and drains ask per cluster on every epoch. A new configuration is a new instance. Thread-safe.
  */
 final class ClusterSpecs {
@@ -33,16 +32,11 @@ final class ClusterSpecs {
     }
     ClusterSpec spec = byName.get(name);
     if (spec == null) {
-      spec = lookUp(name);
+      spec = template.cluster(name);
       if (byName.size() < MAX_CACHED) {
         byName.put(name, spec);
       }
     }
     return spec;
-  }
-
-  private ClusterSpec lookUp(String name) {
-    return template.with(Map.of(name, List.of())).clusters().stream()
-        .filter(c -> name.equals(c.name())).findFirst().orElse(ClusterSpec.named(name));
   }
 }
