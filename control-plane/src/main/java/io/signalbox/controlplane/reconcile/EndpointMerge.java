@@ -148,13 +148,9 @@ final class EndpointMerge {
   /**
    * Every cluster any source reports, in name order, with each source's list for it (sources by
    * id): one pass over the sources' maps, which {@link SourceState} keeps sorted by cluster name.
+   * A single source takes {@link #update}'s shorter path.
    */
   private static void byClusterOf(List<SourceState> sorted, ClusterInputs action) {
-    if (sorted.size() == 1) {
-      SourceState only = sorted.get(0);
-      only.endpoints().forEach((cluster, list) -> action.accept(cluster, List.of(new Input(only.sourceId(), list))));
-      return;
-    }
     List<Iterator<Map.Entry<String, List<EndpointSpec>>>> iterators = new ArrayList<>();
     List<Map.Entry<String, List<EndpointSpec>>> heads = new ArrayList<>();
     for (SourceState source : sorted) {
