@@ -10,4 +10,11 @@ public record EpochRecord(
     String contentHash,
     EpochStatus status,
     String reason,
-    String cause) {}
+    String cause) {
+
+  /** This record with another status and reason (null: none). */
+  EpochRecord withStatus(EpochStatus newStatus, String newReason) {
+    return new EpochRecord(epoch, parentEpoch, createdAt, contentHash, newStatus, newReason == null ? "" : newReason,
+        cause);
+  }
+}

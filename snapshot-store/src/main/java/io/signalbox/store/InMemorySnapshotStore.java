@@ -154,8 +154,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       if (r == null) {
         throw new IllegalArgumentException("no epoch " + epoch);
       }
-      records.put(epoch, new EpochRecord(r.epoch(), r.parentEpoch(), r.createdAt(), r.contentHash(),
-          status, reason == null ? "" : reason, r.cause()));
+      records.put(epoch, r.withStatus(status, reason));
     }
   }
 
@@ -166,8 +165,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       if (r == null || r.status() != expected) {
         return false;
       }
-      records.put(epoch, new EpochRecord(r.epoch(), r.parentEpoch(), r.createdAt(), r.contentHash(),
-          status, reason == null ? "" : reason, r.cause()));
+      records.put(epoch, r.withStatus(status, reason));
       return true;
     }
   }

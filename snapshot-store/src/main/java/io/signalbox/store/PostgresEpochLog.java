@@ -16,6 +16,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
 import org.jooq.Record7;
@@ -210,22 +211,22 @@ final class PostgresEpochLog {
   }
 
   void setStatus(long epoch, EpochStatus status, String reason) {
-    int updated = call("set status of epoch " + epoch, () -> db.update(EPOCHS)
-        .set(EPOCHS.STATUS, status.name())
-        .set(EPOCHS.REASON, reason == null ? "" : reason)
-        .where(EPOCHS.EPOCH.eq(epoch))
-        .execute());
-    if (updated == 0) {
+    if (updateStatus("set status of epoch " + epoch, EPOCHS.EPOCH.eq(epoch), status, reason) == 0) {
       throw new IllegalArgumentException("no epoch " + epoch);
     }
   }
 
   boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
-    return call("replace status of epoch " + epoch, () -> db.update(EPOCHS)
+    return updateStatus("replace status of epoch " + epoch,
+        EPOCHS.EPOCH.eq(epoch).and(EPOCHS.STATUS.eq(expected.name())), status, reason) == 1;
+  }
+
+  private int updateStatus(String operation, Condition which, EpochStatus status, String reason) {
+    return call(operation, () -> db.update(EPOCHS)
         .set(EPOCHS.STATUS, status.name())
         .set(EPOCHS.REASON, reason == null ? "" : reason)
-        .where(EPOCHS.EPOCH.eq(epoch).and(EPOCHS.STATUS.eq(expected.name())))
-        .execute()) == 1;
+        .where(which)
+        .execute());
   }
 
   /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
