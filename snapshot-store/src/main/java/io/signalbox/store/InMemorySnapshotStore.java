@@ -148,6 +148,13 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    synchronized (lock) {
+      return records.descendingMap().values().stream().filter(r -> r.status() == status).findFirst();
+    }
+  }
+
+  @Override
   public void setStatus(long epoch, EpochStatus status, String reason) {
     synchronized (lock) {
       EpochRecord r = records.get(epoch);
@@ -267,12 +274,19 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       .thenComparingLong(r -> r.key().streamId())
       .thenComparing(r -> r.key().typeUrl());
 
-  private final InMemoryOverrideStore overrides = new InMemoryOverrideStore();
+  private final java.util.concurrent.atomic.AtomicLong intentRevision = new java.util.concurrent.atomic.AtomicLong();
+  private final InMemoryOverrideStore overrides = new InMemoryOverrideStore(intentRevision);
+  private final InMemoryIntentStore intent = new InMemoryIntentStore(overrides, intentRevision);
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
 
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public IntentStore intent() {
+    return intent;
   }
 
   @Override

@@ -202,6 +202,17 @@ final class PostgresEpochLog {
         .fetch(PostgresEpochLog::toRecord));
   }
 
+  Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    // epochs_status_idx (status, epoch) answers this without a scan.
+    return call("find the newest " + status + " epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+        .from(EPOCHS)
+        .where(EPOCHS.STATUS.eq(status.name()))
+        .orderBy(EPOCHS.EPOCH.desc())
+        .limit(1)
+        .fetchOptional(PostgresEpochLog::toRecord));
+  }
+
   Optional<EpochRecord> epoch(long epoch) {
     return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
             EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)

@@ -16,7 +16,7 @@ import org.jooq.impl.DSL;
  *
  * <p>Each group of tables has its own class over the one pool: {@link PostgresEpochLog} (epochs),
  * {@link PostgresAuditTrail} (rejected candidates, audit log), {@link PostgresClientStatuses} (client
- * rows, NACK events), {@link PostgresOverrideStore} and {@link PostgresLeaseStore}.
+ * rows, NACK events), {@link PostgresOverrideStore}, {@link PostgresIntentStore} and {@link PostgresLeaseStore}.
  */
 public final class PostgresSnapshotStore implements SnapshotStore {
 
@@ -25,6 +25,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresAuditTrail auditTrail;
   private final PostgresClientStatuses clients;
   private final PostgresOverrideStore overrides;
+  private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
   private final Runnable afterClose;
 
@@ -35,6 +36,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.auditTrail = new PostgresAuditTrail(db);
     this.clients = new PostgresClientStatuses(db);
     this.overrides = new PostgresOverrideStore(db);
+    this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
     this.afterClose = afterClose;
   }
@@ -83,6 +85,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public Optional<EpochRecord> epoch(long epoch) {
     return epochLog.epoch(epoch);
+  }
+
+  @Override
+  public Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    return epochLog.newestWithStatus(status);
   }
 
   @Override
@@ -159,6 +166,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public IntentStore intent() {
+    return intent;
   }
 
   @Override

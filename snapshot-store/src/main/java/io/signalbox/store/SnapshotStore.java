@@ -127,6 +127,15 @@ public interface SnapshotStore extends AutoCloseable {
   /** Operator overrides, kept with the epoch log. */
   OverrideStore overrides();
 
+  /** The rest of the operator intent (freeze, quarantine, confirmations), kept with the epoch log. */
+  IntentStore intent();
+
+  /**
+   * The newest epoch with {@code status}, if any: after a restart, the last SAFE epoch is where
+   * rollbacks restore from until the fleet makes a newer one SAFE.
+   */
+  Optional<EpochRecord> newestWithStatus(EpochStatus status);
+
   /** REST registry leases, kept with the epoch log. */
   LeaseStore leases();
 

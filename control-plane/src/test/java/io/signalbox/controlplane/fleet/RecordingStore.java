@@ -122,6 +122,16 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public io.signalbox.store.IntentStore intent() {
+    return delegate.intent();
+  }
+
+  @Override
+  public java.util.Optional<io.signalbox.store.EpochRecord> newestWithStatus(io.signalbox.store.EpochStatus status) {
+    return delegate.newestWithStatus(status);
+  }
+
+  @Override
   public io.signalbox.store.LeaseStore leases() {
     return delegate.leases();
   }
