@@ -9,7 +9,8 @@ import java.util.Map;
  * What Signalbox knows about one connected client stream, keyed by xDS type URL.
  *
  * @param wave the rollout wave this client is in
- * @param epoch the newest epoch this client fully holds: the lowest {@code syncedEpoch} of its types
+ * @param epoch the newest epoch this client holds exactly, for every type: the lowest {@code
+ *     syncedEpoch} of its types. "Holds epoch N" means exactly this (see {@link #holds}).
  * @param lastConvergence how long the client took to hold its newest epoch, from the epoch's creation
  */
 public record ClientStatus(
@@ -33,6 +34,25 @@ public record ClientStatus(
     long epoch = types.values().stream().mapToLong(TypeStatus::syncedEpoch).min().orElse(0);
     return new ClientStatus(node.getId(), node.getCluster(), node.getLocality().getZone(), agent.trim(),
         node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+  }
+
+  /**
+   * Whether this client holds {@code epoch}: it ACKed, for every type, the version that epoch (or a
+   * newer one) gives it, and refuses nothing it is offered. The one predicate behind SAFE, waves,
+   * drain safety and per-group last-safe.
+   */
+  public boolean holds(long epoch) {
+    return this.epoch >= epoch && !refusing();
+  }
+
+  /** Whether this client has a standing NACK: it refuses a version it is still offered. */
+  public boolean refusing() {
+    for (TypeStatus t : types.values()) {
+      if (!t.refusing().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The most recent NACK of any type that concerns {@code snapshotEpoch}, if any. */

@@ -22,7 +22,7 @@ class FleetTest {
 
   static TypeStatus type(long syncedEpoch, long ackedEpoch, NackStatus nack) {
     return new TypeStatus(Long.toString(ackedEpoch), ackedEpoch, T0, Long.toString(ackedEpoch), ackedEpoch, T0,
-        syncedEpoch, true, 0, nack, nack == null ? 0 : 1, 1, 100);
+        syncedEpoch, true, 0, nack, nack == null ? 0 : 1, 1, 100, Map.of());
   }
 
   static ClientStatus client(String id, String group, long epoch, NackStatus nack) {
