@@ -113,15 +113,21 @@ public final class SignalboxServer implements AutoCloseable {
     // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
     firstSync.offerConfig(DesiredStateTemplate.of(config.desiredStates(), config::clusterFor), "startup");
 
-    Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
+    Runnable reload = () -> offer(ConfigLoader.parse(configFile), configFile, reconciler, firstSync, clock,
+        "reload requested");
     WatchedFile configWatch;
     try {
-      configWatch = WatchedFile.start(configFile, event -> reload(configFile, reconciler, firstSync, "config file changed"));
+      // The bytes the watcher settled are the ones parsed: reading the path again could see a
+      // later, half-written file and would defeat the quiet period.
+      configWatch = WatchedFile.start(configFile, event -> offer(event instanceof WatchedFile.Event.Content c
+          ? ConfigLoader.parse(c.bytes(), configFile) : missing(configFile), configFile, reconciler, firstSync, clock,
+          "config file changed"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
-        new AdminBackend(reconciler, xds, store, reload, meters, clock, registry), System::getenv);
+        new AdminBackend(reconciler::view, reconciler.interventions(), xds, store, reload, meters, clock, registry),
+        System::getenv);
     return new SignalboxServer(reload, store, xds, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin);
   }
@@ -138,17 +144,22 @@ public final class SignalboxServer implements AutoCloseable {
         target.password()), clock);
   }
 
-  /** Re-reads the config file; an invalid file changes nothing and is reported. */
-  static void reload(Path configFile, Reconciler reconciler, FirstSync firstSync, String cause) {
-    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
+  /** Hands a parsed config to the writer; an invalid one changes nothing and is reported. */
+  static void offer(Parsed<SignalboxConfig> parsed, Path configFile, Reconciler reconciler, FirstSync firstSync,
+      Clock clock, String cause) {
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
       firstSync.offerConfig(DesiredStateTemplate.of(ok.value().desiredStates(), ok.value()::clusterFor), cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
       log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
           reconciler.status().epoch(), String.join("\n  ", lines));
-      reconciler.rejectInput(new RejectedCandidate(java.time.Instant.now(), cause, lines));
+      reconciler.rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
     }
+  }
+
+  private static Parsed<SignalboxConfig> missing(Path configFile) {
+    return Parsed.invalid(List.of(Violation.error("config.missing", configFile.toString(), "",
+        "the config file is missing; the last valid config stays in force")));
   }
 
   public void reload() {

@@ -3,6 +3,7 @@ package io.signalbox.controlplane.admin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
+import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.ReconcileStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.store.EpochRecord;
@@ -79,31 +80,35 @@ final class CoreRoutes {
   }
 
   private void ready(Context ctx) {
-    ReconcileStatus s = backend.reconciler().status();
-    boolean ready = s.epoch() > 0 && s.storeAvailable();
+    ReconcileStatus s = backend.view().get().status();
+    boolean ready = s.ready();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("ready", ready);
     body.put("epoch", s.epoch());
     body.put("storeAvailable", s.storeAvailable());
+    body.put("intentUnreadable", s.intentUnreadable());
     ctx.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
   }
 
   private void status(Context ctx) {
-    ReconcileStatus s = backend.reconciler().status();
+    PublishedView view = backend.view().get();
+    ReconcileStatus s = view.status();
     Snapshot current = backend.xds().current();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("epoch", s.epoch());
     body.put("lastSafeEpoch", s.lastSafeEpoch());
     body.put("frozen", s.frozen());
+    body.put("freeze", s.freeze());
     body.put("storeAvailable", s.storeAvailable());
+    body.put("intentUnreadable", s.intentUnreadable());
     body.put("pendingPublish", s.pendingPublish());
     body.put("epochCreatedAt", current == null ? null : current.createdAt());
     body.put("clients", backend.xds().clients().size());
     body.put("lastRejection", s.lastRejection());
     body.put("sources", s.sources());
-    body.put("resourceSerializations", backend.reconciler().serializations());
-    body.put("held", backend.reconciler().held());
-    body.put("lastSafeByGroup", backend.reconciler().interventions().lastSafeByGroup());
+    body.put("resourceSerializations", view.serializations());
+    body.put("held", view.held());
+    body.put("lastSafeByGroup", view.lastSafeByGroup());
     ctx.json(body);
   }
 

@@ -4,7 +4,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.reconcile.Interventions;
-import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -70,30 +70,22 @@ final class OperatorRoutes {
       EndpointRef ref = endpoint(ctx);
       DrainRequest body = orEmpty(router.body(ctx, DrainRequest.class), new DrainRequest(null, null));
       Duration deadline = body.deadline() == null ? drainTimeout(ref.cluster()) : duration("deadline", body.deadline());
-      interventions().drain(ref, deadline, caller.name(), reason(body.reason()));
+      Outcomes.value(interventions().drain(ref, deadline, caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state",
           "DRAINING", "deadline", deadline.toString()));
       return new ApiRouter.Audit("drain", ref.toString(), reason(body.reason()));
     });
     router.write(HandlerType.DELETE, ENDPOINT_PATH + "/drain", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
-      if (!interventions().undrain(ref)) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "not_draining", ref + " is not being drained by an operator");
-      }
+      Outcomes.value(interventions().undrain(ref));
       ctx.json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "undrained", true));
       return new ApiRouter.Audit("undrain", ref.toString(), "");
     });
     router.write(HandlerType.POST, ENDPOINT_PATH + "/eject", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
       EjectRequest body = orEmpty(router.body(ctx, EjectRequest.class), new EjectRequest(null));
-      Snapshot s = published();
       int cap = maxEjectionPercent(ref.cluster());
-      Duration out;
-      try {
-        out = interventions().eject(ref, s.endpoints().get(ref.cluster()), cap, caller.name(), reason(body.reason()));
-      } catch (Interventions.EjectionRefused e) {
-        throw new ApiException(HttpStatus.CONFLICT, "ejection_cap", e.getMessage());
-      }
+      Duration out = Outcomes.value(interventions().eject(ref, cap, caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state", "EJECTED",
           "for", out.toString()));
       return new ApiRouter.Audit("eject", ref.toString(), reason(body.reason()) + " (for " + out + ")");
@@ -105,55 +97,48 @@ final class OperatorRoutes {
         throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight must be an integer from 1 to 10000, was "
             + (body == null ? null : body.weight()));
       }
-      interventions().weight(ref, body.weight(), caller.name(), reason(body.reason()));
+      Outcomes.value(interventions().weight(ref, body.weight(), caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "weight",
           body.weight()));
       return new ApiRouter.Audit("weight", ref.toString(), "weight " + body.weight() + " " + reason(body.reason()));
     });
-    router.get("/api/v1/held", Access.READ, ctx -> ctx.json(backend.reconciler().held()));
+    router.get("/api/v1/held", Access.READ, ctx -> ctx.json(backend.view().get().held()));
     router.write(HandlerType.POST, "/api/v1/clusters/{cluster}/confirm", Access.OPERATE, (ctx, caller) -> {
       String cluster = cluster(ctx);
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      if (!backend.reconciler().confirmHeld(cluster)) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "nothing_held", "no update of cluster '" + cluster + "' is held");
-      }
+      String fingerprint = backend.view().get().heldFingerprints().get(cluster);
+      Outcomes.value(interventions().confirm(cluster, fingerprint, caller.name()));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", cluster, "confirmed", true));
       return new ApiRouter.Audit("confirm", "cluster " + cluster, reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
       RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));
-      long to = body.to() != null ? body.to() : backend.reconciler().status().lastSafeEpoch();
-      if (to <= 0) {
-        throw new ApiException(HttpStatus.CONFLICT, "no_safe_epoch",
-            "no epoch is SAFE yet; name one with {\"to\": N}");
-      }
-      int restored = interventions().rollbackTo(to, caller.name());
-      if (restored < 0) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + to);
-      }
-      ctx.status(HttpStatus.ACCEPTED).json(Map.of("to", to, "restored", restored));
+      Map.Entry<Long, Integer> done = Outcomes.value(interventions().rollbackTo(body.to(), caller.name(),
+          reason(body.reason())));
+      long to = done.getKey();
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("to", to, "restored", done.getValue()));
       return new ApiRouter.Audit("rollback", "epoch " + to, reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/freeze", Access.OPERATE, (ctx, caller) -> {
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      interventions().freeze(caller.name());
+      Outcomes.value(interventions().freeze(caller.name(), reason(body.reason())));
       ctx.json(Map.of("frozen", true));
       return new ApiRouter.Audit("freeze", "epochs", reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/unfreeze", Access.OPERATE, (ctx, caller) -> {
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      interventions().unfreeze(caller.name());
+      Outcomes.value(interventions().unfreeze(caller.name()));
       ctx.json(Map.of("frozen", false));
       return new ApiRouter.Audit("unfreeze", "epochs", reason(body.reason()));
     });
   }
 
   private Interventions interventions() {
-    return backend.reconciler().interventions();
+    return backend.interventions();
   }
 
   private Snapshot published() {
-    Snapshot s = backend.reconciler().published();
+    Snapshot s = backend.view().get().snapshot();
     if (s == null) {
       throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
     }
@@ -180,7 +165,7 @@ final class OperatorRoutes {
   private void endpoints(Context ctx) {
     String cluster = cluster(ctx);
     Map<EndpointRef, String> overrides = new java.util.HashMap<>();
-    for (OperatorOverride o : interventions().overrides()) {
+    for (OperatorOverride o : backend.view().get().intent().overrides()) {
       overrides.merge(o.endpoint(), describe(o), (a, b) -> a + ", " + b);
     }
     ctx.json(published().endpoints().getOrDefault(cluster, List.of()).stream().map(e -> {
@@ -202,14 +187,14 @@ final class OperatorRoutes {
 
   private List<DrainView> drains() {
     Instant now = backend.clock().instant();
-    Reconciler reconciler = backend.reconciler();
+    PublishedView view = backend.view().get();
     List<DrainView> out = new ArrayList<>();
-    for (OperatorOverride o : interventions().overrides()) {
+    for (OperatorOverride o : view.intent().overrides()) {
       if (!(o instanceof OperatorOverride.Drain d)) {
         continue;
       }
       EndpointRef ref = d.endpoint();
-      Long since = reconciler.drainingSince(ref);
+      Long since = view.drainingSince().get(ref);
       List<ClientStatus> holders = backend.xds().holders(XdsType.ENDPOINT, ref.cluster());
       int acked = since == null ? 0 : (int) holders.stream().filter(c -> {
         var t = c.types().get(XdsType.ENDPOINT.typeUrl());
@@ -252,12 +237,12 @@ final class OperatorRoutes {
   }
 
   private Duration drainTimeout(String cluster) {
-    return backend.reconciler().clusterSpec(cluster).effectiveDrainTimeout();
+    return backend.view().get().clusters().apply(cluster).effectiveDrainTimeout();
   }
 
   /** Envoy's own default (10) when the cluster does not set one. */
   private int maxEjectionPercent(String cluster) {
-    Integer configured = backend.reconciler().clusterSpec(cluster).maxEjectionPercent();
+    Integer configured = backend.view().get().clusters().apply(cluster).maxEjectionPercent();
     return configured == null ? 10 : configured;
   }
 

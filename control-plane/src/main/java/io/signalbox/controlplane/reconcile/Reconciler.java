@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +83,10 @@ public final class Reconciler implements AutoCloseable {
   private volatile boolean storeAvailable = true;
   private volatile boolean pendingPublish;
   private final Thread writer;
+  // Builds the writer began and finished, whatever came of them (published, unchanged, rejected,
+  // held by a freeze): a build begun after an input changed has seen that input.
+  private final java.util.concurrent.atomic.AtomicLong buildsStarted = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong buildsFinished = new java.util.concurrent.atomic.AtomicLong();
 
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
@@ -102,7 +107,7 @@ public final class Reconciler implements AutoCloseable {
     this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
         history::get, meters);
-    this.afterPublish = new AfterPublish(store, retention, interventions::lastSafeEpoch);
+    this.afterPublish = new AfterPublish(store, retention, this::retained);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -125,6 +130,8 @@ public final class Reconciler implements AutoCloseable {
    * never hands clients an empty or older configuration, then starts the writer.
    */
   public void start(Snapshot restored) {
+    // Before the first build: a build without the stored intent would undo drains and rollbacks.
+    interventions.load();
     if (restored != null) {
       published = restored;
       history.remember(restored);
@@ -157,6 +164,28 @@ public final class Reconciler implements AutoCloseable {
     return published;
   }
 
+  /** The snapshot of a published epoch, from memory or the store; null if unknown or unreachable. */
+  public Snapshot snapshot(long epoch) {
+    return history.get(epoch);
+  }
+
+  /**
+   * What has been published and decided, as readers see it: the admin API reads this, never the
+   * writer's own state.
+   */
+  public PublishedView view() {
+    Map<String, String> fingerprints = new TreeMap<>();
+    List<HeldUpdates.Held> held = heldUpdates.held();
+    held.forEach(h -> {
+      String f = heldUpdates.fingerprintOf(h.cluster());
+      if (f != null) {
+        fingerprints.put(h.cluster(), f);
+      }
+    });
+    return new PublishedView(published, status(), held, fingerprints, interventions.intent(),
+        interventions.lastSafeByGroup(), drains.drainingSinceAll(), this::clusterSpec, builder.serializations());
+  }
+
   /**
    * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
    */
@@ -182,9 +211,22 @@ public final class Reconciler implements AutoCloseable {
     Map<String, SourceHealth> health = new TreeMap<>();
     sources.forEach((id, s) -> health.put(id, s.health()));
     Snapshot p = published;
+    Intent intent = interventions.intent();
     return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
-        storeAvailable, pendingPublish,
+        intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
         rejections.last(), health);
+  }
+
+  /**
+   * How many builds the writer has begun. With {@link #buildsFinished}: once more builds have
+   * finished than had begun when an input changed, a build has seen the change.
+   */
+  public long buildsStarted() {
+    return buildsStarted.get();
+  }
+
+  public long buildsFinished() {
+    return buildsFinished.get();
   }
 
   /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
@@ -207,11 +249,14 @@ public final class Reconciler implements AutoCloseable {
       if (cause == null) {
         return;
       }
+      buildsStarted.incrementAndGet();
       try {
         build(cause);
       } catch (RuntimeException e) {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
+      } finally {
+        buildsFinished.incrementAndGet();
       }
     }
   }
@@ -221,9 +266,19 @@ public final class Reconciler implements AutoCloseable {
     if (template == null) {
       return;
     }
+    Intent intent = interventions.intent();
+    if (intent == null) {
+      if (!interventions.load()) {
+        // Fail closed: keep serving what clients hold, publish nothing until the intent is read.
+        pendingPublish = true;
+        trigger.retryAfter(STORE_RETRY, "operator intent retry");
+        return;
+      }
+      intent = interventions.intent();
+    }
     long started = System.nanoTime();
     EndpointMerge.Result merged = merge.update(sources.values(), sourcePrecedence);
-    DesiredState desired = template.with(lifecycle(template, merged.endpoints()));
+    DesiredState desired = template.with(lifecycle(template, merged.endpoints(), intent));
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
       reject(cause, verdict.errors());
@@ -231,7 +286,10 @@ public final class Reconciler implements AutoCloseable {
     }
     verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     Snapshot parent = published;
-    List<TranslatedResource> translated = interventions.quarantine.apply(translator.translate(desired), desired, history::get);
+    Quarantine.Applied restored = Quarantine.apply(intent.quarantine(), translator.translate(desired), desired,
+        history::get);
+    interventions.lift(restored.lifted());
+    List<TranslatedResource> translated = restored.resources();
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
     List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
@@ -243,10 +301,11 @@ public final class Reconciler implements AutoCloseable {
       pendingPublish = false;
       return;
     }
-    if (interventions.frozen()) {
+    if (intent.frozen()) {
       // Validated and recorded above; held until unfreeze.
       pendingPublish = true;
-      log.info("frozen: {} validated but not published; still serving epoch {}", cause, epochOf(parent));
+      log.info("frozen by {} ({}): {} validated but not published; still serving epoch {}", intent.freeze().actor(),
+          intent.freeze().reason(), cause, epochOf(parent));
       return;
     }
     Snapshot snapshot;
@@ -279,9 +338,9 @@ public final class Reconciler implements AutoCloseable {
    * left their sources and are still draining. Schedules a rebuild for when that changes by itself.
    */
   private Map<String, List<EndpointSpec>> lifecycle(DesiredStateTemplate template,
-      Map<String, List<EndpointSpec>> fromSources) {
+      Map<String, List<EndpointSpec>> fromSources, Intent intent) {
     Instant now = clock.instant();
-    List<OperatorOverride> overrides = interventions.overrides();
+    List<OperatorOverride> overrides = intent.overrides();
     Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
     Snapshot p = published;
     ClusterSpecs specs = clusterSpecs(template);
@@ -289,7 +348,9 @@ public final class Reconciler implements AutoCloseable {
         current.endpoints(), drainTimeouts(specs, p.endpoints()), this::drainAcknowledged, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
     lastCauses = result.causes();
-    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, specs, now);
+    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, intent.confirmations(), specs,
+        now);
+    interventions.forgetConfirmations(guarded.stale());
     wakeAt(earliest(result.nextChange(), guarded.nextChange()));
     return guarded.endpoints();
   }
@@ -303,13 +364,20 @@ public final class Reconciler implements AutoCloseable {
     return heldUpdates.held();
   }
 
-  /** An operator lets the held update of {@code cluster} through; false if none is held. */
-  public boolean confirmHeld(String cluster) {
-    boolean confirmed = heldUpdates.confirm(cluster);
-    if (confirmed) {
-      signal("operator confirmed the held update of " + cluster);
+  /** An operator lets the held update of {@code cluster} through, as it is now. */
+  public Outcome<String> confirmHeld(String cluster, String actor) {
+    return interventions.confirm(cluster, heldUpdates.fingerprintOf(cluster), actor);
+  }
+
+  /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */
+  private Set<Long> retained() {
+    Set<Long> keep = new java.util.HashSet<>();
+    keep.add(interventions.lastSafeEpoch());
+    Intent intent = interventions.intent();
+    if (intent != null) {
+      intent.quarantine().values().forEach(e -> keep.add(e.restoreEpoch()));
     }
-    return confirmed;
+    return keep;
   }
 
   /** {@code sources.precedence}: which source wins a conflicting endpoint. */
@@ -409,5 +477,6 @@ public final class Reconciler implements AutoCloseable {
     }
     // The epochs published so far get their audit entries and statuses before the store closes.
     afterPublish.close();
+    interventions.close();
   }
 }
