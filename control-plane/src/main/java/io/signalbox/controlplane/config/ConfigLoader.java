@@ -6,9 +6,14 @@ import io.signalbox.model.HealthCheckSpec;
 import io.signalbox.model.LbPolicy;
 import io.signalbox.model.LeastRequestSpec;
 import io.signalbox.model.ListenerSpec;
+import io.signalbox.model.LocalityLb;
+import io.signalbox.model.MaglevSpec;
 import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RetryBudgetSpec;
 import io.signalbox.model.RingHashSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.model.WeightedRoundRobinSpec;
+import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.source.yaml.StrictYaml;
 import io.signalbox.validation.Violation;
@@ -51,12 +56,20 @@ public final class ConfigLoader {
       LeastRequestSpec leastRequest,
       Duration drainTimeout,
       Integer minEligible,
-      Integer massRemovalPercent) {
+      Integer massRemovalPercent,
+      RetryBudgetSpec retryBudget,
+      Integer panicThreshold,
+      LocalityLb localityLb,
+      ZoneAwareSpec zoneAware,
+      Integer overprovisioningFactor,
+      MaglevSpec maglev,
+      WeightedRoundRobinSpec weightedRoundRobin) {
 
     ClusterSpec toSpec() {
       return new ClusterSpec(
           null, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-          healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent);
+          healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
+          retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin);
     }
   }
 
