@@ -71,8 +71,9 @@ public final class ApiRouter {
     app.addHttpHandler(method, path, limited(ctx -> {
       Caller caller = ctx.attribute(CALLER);
       if (!ctx.queryParamMap().isEmpty()) {
-        throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_parameter", ctx.method() + " " + ctx.endpointHandlerPath()
-            + " takes no query parameters, was given " + ctx.queryParamMap().keySet().stream().sorted().toList());
+        throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_parameter",
+            ctx.method() + " " + ctx.endpointHandlerPath() + " takes no query parameters, was given "
+                + ctx.queryParamMap().keySet().stream().sorted().toList());
       }
       if (method == HandlerType.DELETE) {
         RequestBodies.none(readLimited(ctx));
@@ -104,7 +105,8 @@ public final class ApiRouter {
    * @return null for an empty body, whatever its Content-Type
    */
   public <T> T body(Context ctx, Class<T> type) {
-    return bodies.optional(readLimited(ctx), ctx.header(Header.CONTENT_TYPE), ctx.header(Header.CONTENT_ENCODING), type);
+    return bodies.optional(readLimited(ctx), ctx.header(Header.CONTENT_TYPE), ctx.header(Header.CONTENT_ENCODING),
+        type);
   }
 
   /** A request body the route cannot do without: as {@link #body}, and an empty one is a 400. */

@@ -154,7 +154,8 @@ final class RequestBodies {
    * 415 for an unsupported content coding).
    */
   private static void checkMediaType(String contentType, String contentEncoding) {
-    if (contentEncoding != null && !contentEncoding.isBlank() && !contentEncoding.strip().equalsIgnoreCase("identity")) {
+    if (contentEncoding != null && !contentEncoding.isBlank()
+        && !contentEncoding.strip().equalsIgnoreCase("identity")) {
       throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_content_encoding",
           "request bodies are not compressed; Content-Encoding was '" + contentEncoding.strip() + "'");
     }

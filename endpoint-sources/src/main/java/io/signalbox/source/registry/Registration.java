@@ -83,7 +83,8 @@ public record Registration(String cluster, String address, int port, String zone
     }
     int weight = body.weight() == null ? EndpointSpec.DEFAULT_WEIGHT : body.weight();
     if (weight < 1 || weight > MAX_WEIGHT) {
-      return new Invalid("weight", "bad_weight", "weight must be an integer from 1 to " + MAX_WEIGHT + ", was " + weight);
+      return new Invalid("weight", "bad_weight",
+          "weight must be an integer from 1 to " + MAX_WEIGHT + ", was " + weight);
     }
     Map<String, String> metadata = body.metadata() == null ? Map.of() : body.metadata();
     Invalid bad = metadata(metadata);
