@@ -92,6 +92,7 @@ public final class AdminServer implements AutoCloseable {
               meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
         }
       });
+      config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors(json)));
       config.jetty.addConnector((server, http) -> {
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(settings.address());
@@ -128,7 +129,7 @@ public final class AdminServer implements AutoCloseable {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(backend.meters());
 
-    ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
+    ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
@@ -167,7 +168,7 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static String codeOf(HttpStatus status) {
+  static String codeOf(HttpStatus status) {
     return switch (status) {
       case NOT_FOUND -> "not_found";
       case METHOD_NOT_ALLOWED -> "method_not_allowed";

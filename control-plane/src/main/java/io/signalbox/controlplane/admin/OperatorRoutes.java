@@ -1,5 +1,9 @@
 package io.signalbox.controlplane.admin;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
@@ -13,6 +17,7 @@ import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.validation.NameRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,13 +42,19 @@ final class OperatorRoutes {
     this.router = router;
   }
 
-  record DrainRequest(String reason, String deadline) {}
+  // Request bodies, read by ApiRouter's one strict reader: a field's description is what its
+  // "bad_<field>" message says it must be; a required one is neither missing nor null.
+
+  record DrainRequest(String reason, @JsonPropertyDescription("a duration like 30s, 5m or 1h") String deadline) {}
 
   record EjectRequest(String reason) {}
 
-  record WeightRequest(Integer weight, String reason) {}
+  record WeightRequest(
+      @JsonProperty(required = true) @JsonSetter(nulls = Nulls.FAIL)
+      @JsonPropertyDescription("an integer from 1 to 10000") Integer weight,
+      String reason) {}
 
-  record RollbackRequest(Long to, String reason) {}
+  record RollbackRequest(@JsonPropertyDescription("an epoch number") Long to, String reason) {}
 
   record ReasonRequest(String reason) {}
 
@@ -92,7 +103,7 @@ final class OperatorRoutes {
     });
     router.write(HandlerType.PUT, ENDPOINT_PATH + "/weight", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
-      WeightRequest body = router.body(ctx, WeightRequest.class);
+      WeightRequest body = router.requiredBody(ctx, WeightRequest.class);
       if (body == null || body.weight() == null || body.weight() < 1 || body.weight() > 10000) {
         throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight must be an integer from 1 to 10000, was "
             + (body == null ? null : body.weight()));
@@ -207,9 +218,15 @@ final class OperatorRoutes {
     return out;
   }
 
-  /** The cluster named in the path; 404 with the closest names when it does not exist. */
+  /**
+   * The cluster named in the path; 400 when no cluster could have that name (validation's
+   * {@link NameRules}), 404 with the closest names when it does not exist.
+   */
   private String cluster(Context ctx) {
     String cluster = ctx.pathParam("cluster");
+    NameRules.nameProblem(cluster).ifPresent(problem -> {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
+    });
     var known = published().resources(XdsType.CLUSTER).byName().keySet();
     if (!known.contains(cluster)) {
       throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
@@ -218,15 +235,15 @@ final class OperatorRoutes {
     return cluster;
   }
 
-  /** The endpoint named in the path; 400 when malformed, 404 with the closest when unknown. */
+  /** The endpoint named in the path; 400 when malformed (as the registry's), 404 with the closest when unknown. */
   private EndpointRef endpoint(Context ctx) {
     String cluster = cluster(ctx);
-    String raw = ctx.pathParam("endpoint");
-    EndpointRef ref = EndpointRef.parse(cluster, raw);
-    if (ref == null) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_endpoint",
-          "expected address:port (IPv6 as [::1]:8080), was '" + raw + "'");
+    NameRules.EndpointKey key = NameRules.endpoint(ctx.pathParam("endpoint"));
+    if (key instanceof NameRules.Refused bad) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + bad.part(), bad.message());
     }
+    NameRules.Endpoint at = (NameRules.Endpoint) key;
+    EndpointRef ref = new EndpointRef(cluster, at.address(), at.port());
     List<String> known = published().endpoints().getOrDefault(cluster, List.of()).stream()
         .map(EndpointSpec::key).toList();
     if (!known.contains(ref.key())) {
