@@ -124,6 +124,9 @@ final class OperatorRoutes {
     });
     router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
       RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));
+      if (body.to() != null && body.to() < 1) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_to", "to must be an epoch number, was " + body.to());
+      }
       Map.Entry<Long, Integer> done = Outcomes.value(interventions().rollbackTo(body.to(), caller.name(),
           reason(body.reason())));
       long to = done.getKey();
@@ -263,9 +266,14 @@ final class OperatorRoutes {
     return configured == null ? 10 : configured;
   }
 
+  /** A positive duration, written exactly (no spaces): one code, {@code bad_<field>}, whatever is wrong. */
   private static Duration duration(String field, String raw) {
-    return StrictYaml.parseDuration(raw).orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, "bad_duration",
-        field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'"));
+    Duration d = raw.strip().equals(raw) ? StrictYaml.parseDuration(raw).orElse(null) : null;
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + field,
+          field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'");
+    }
+    return d;
   }
 
   private static String reason(String reason) {
