@@ -47,7 +47,6 @@ import org.slf4j.LoggerFactory;
 public final class SignalboxServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
-  private static final java.time.Duration ROLLOUT_CHECK = java.time.Duration.ofMillis(200);
 
   private final Runnable reload;
   private final SnapshotStore store;
@@ -91,7 +90,7 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.retainEpochs(config.store().retainEpochs());
     reconciler.start(restored);
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
-    rolloutController.start(ROLLOUT_CHECK);
+    rolloutController.start(config.rollout().checkInterval());
     ClientStatusRecorder clientRecorder =
         new ClientStatusRecorder(xds, store, clock, ClientStatusRecorder.Settings.defaults()).start();
 
@@ -184,6 +183,10 @@ public final class SignalboxServer implements AutoCloseable {
 
   public AdsServer xds() {
     return xds;
+  }
+
+  public RolloutController rollout() {
+    return rollout;
   }
 
   public SnapshotStore store() {

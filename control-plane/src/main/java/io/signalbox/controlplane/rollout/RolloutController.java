@@ -76,14 +76,19 @@ public final class RolloutController implements AutoCloseable {
   public void start(Duration interval) {
     timer.scheduleWithFixedDelay(() -> {
       try {
-        tick();
+        check();
       } catch (RuntimeException e) {
         log.error("rollout check failed; will retry", e);
       }
     }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  void tick() {
+  /**
+   * One check of the fleet against the published epochs: roll back what clients refuse, move
+   * waves on, mark SAFE. The timer runs it every {@code rollout.checkInterval}; on its thread only,
+   * or (tests) with the timer effectively off.
+   */
+  public void check() {
     Snapshot newest = reconciler.published();
     if (newest == null) {
       return;
