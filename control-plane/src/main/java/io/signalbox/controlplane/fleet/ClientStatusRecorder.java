@@ -117,7 +117,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
     List<NackEvent> nacks = newNacks(clients);
     try {
       if (!previousDisconnected) {
-        int marked = store.disconnectClients();
+        int marked = store.disconnectClients(settings.replicaId());
         previousDisconnected = true;
         if (marked > 0) {
           log.info("Marked {} client status rows of a previous process disconnected", marked);
