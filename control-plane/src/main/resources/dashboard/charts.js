@@ -53,6 +53,14 @@ function marker(parent, shape, x, y, r) {
   }
 }
 
+/** A short axis label: 0.05 -> "50 ms", 100 -> "100 s", 1800 -> "30 min". */
+function tickSeconds(v) {
+  if (v === 0) return '0';
+  if (v < 1) return Math.round(v * 1000) + ' ms';
+  if (v < 1000) return (Math.round(v * 10) / 10) + ' s';
+  return Math.round(v / 60) + ' min';
+}
+
 function number(n) {
   return Number(n).toLocaleString('en-US');
 }
@@ -95,7 +103,7 @@ function drawConvergence(id, epochsNewestFirst) {
 
   for (let d = lo; d <= hi * 1.0001; d *= 10) {
     el('line', { x1: left, x2: W - right, y1: y(d), y2: y(d), class: 'grid' }, root);
-    el('text', { x: left - 6, y: y(d) + 4, class: 'tick', 'text-anchor': 'end' }, root, seconds(d));
+    el('text', { x: left - 6, y: y(d) + 4, class: 'tick', 'text-anchor': 'end' }, root, tickSeconds(d));
   }
   el('text', { x: 12, y: top + (H - top - bottom) / 2, class: 'axis-label', 'text-anchor': 'middle',
     transform: 'rotate(-90 12 ' + (top + (H - top - bottom) / 2) + ')' }, root, 'time since published (log)');
@@ -161,7 +169,7 @@ function drawLag(id, lag, field, title) {
   for (const v of [0, max / 2, max]) {
     el('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }, root);
     el('text', { x: left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, root,
-        field === 'maxLagSeconds' ? seconds(v) : number(v));
+        field === 'maxLagSeconds' ? tickSeconds(v) : number(v));
   }
   for (let m = 15; m >= 0; m -= 5) {
     const t = end - m * 60 * 1000;
