@@ -125,7 +125,7 @@ public final class AdminServer implements AutoCloseable {
     FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
-    new AttentionMetrics(() -> backend.reconciler().held(), sampler.convergence(), backend.clock())
+    new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
         .bindTo(backend.meters());
     new JvmMemoryMetrics().bindTo(backend.meters());
     new JvmThreadMetrics().bindTo(backend.meters());

@@ -3,7 +3,7 @@ package io.signalbox.controlplane.admin;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
-import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.lifecycle.EndpointRef;
@@ -70,8 +70,8 @@ final class ExplainRoutes {
   }
 
   private Explanation explain(Context ctx, boolean oneEndpoint) {
-    Reconciler reconciler = backend.reconciler();
-    Snapshot published = reconciler.published();
+    PublishedView view = backend.view().get();
+    Snapshot published = view.snapshot();
     if (published == null) {
       throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
     }
@@ -85,8 +85,8 @@ final class ExplainRoutes {
     List<EndpointSpec> served = published.endpoints().getOrDefault(cluster, List.of());
     List<AuditEntry> audit = audit();
     EndpointRef ref = oneEndpoint ? endpoint(ctx, cluster, served, audit) : null;
-    Explanation.Facts facts = new Explanation.Facts(published.epoch(), served, reconciler.interventions().overrides(),
-        reconciler.held(), reconciler.status(), audit, reconciler::drainingSince, this::createdAt);
+    Explanation.Facts facts = new Explanation.Facts(published.epoch(), served, view.intent().overrides(),
+        view.held(), view.status(), audit, view.drainingSince()::get, this::createdAt);
     return Explanation.of(cluster, ref, facts);
   }
 
