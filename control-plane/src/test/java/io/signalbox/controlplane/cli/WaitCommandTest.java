@@ -53,7 +53,10 @@ class WaitCommandTest {
       long epoch = sb.publishNewEpoch();
       await().atMost(Duration.ofSeconds(10)).until(() -> sb.server.xds().clients().stream()
           .anyMatch(c -> c.nackOf(epoch) != null));
-      awaitClientsHold(epoch, 2); // the xDS server counts the refusing client as synced: it keeps what it had
+      // The refusing client keeps what it had: it does not hold the epoch, whatever it ACKs after.
+      awaitClientsHold(epoch, 1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> sb.server.xds().clients().stream()
+          .anyMatch(c -> c.refusing() && c.nodeId().equals("web-2")));
 
       Cli.Run all = Cli.against(sb, "wait", "--epoch", Long.toString(epoch), "--timeout", "1s");
       Cli.Run half = Cli.against(sb, "wait", "--epoch", Long.toString(epoch), "--fraction", "50%", "--timeout", "10s");
