@@ -267,11 +267,11 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients(String replicaId) {
+  public int disconnectClients(Set<String> alive) {
     synchronized (lock) {
       int changed = 0;
       for (Map.Entry<ClientRecord.Key, ClientRecord> e : clients.entrySet()) {
-        if (e.getValue().connected() && e.getKey().replicaId().equals(replicaId)) {
+        if (e.getValue().connected() && !alive.contains(e.getKey().replicaId())) {
           e.setValue(e.getValue().disconnected(e.getValue().lastSeenAt()));
           changed++;
         }

@@ -144,11 +144,11 @@ final class PostgresClientStatuses {
     return out;
   }
 
-  int disconnectAll(String replicaId) {
+  int disconnectAll(java.util.Set<String> alive) {
     return call("mark clients disconnected", () -> db.update(CLIENT_STATUS)
         .set(CLIENT_STATUS.CONNECTED, false)
         .where(CLIENT_STATUS.CONNECTED.isTrue())
-        .and(CLIENT_STATUS.REPLICA.eq(replicaId))
+        .and(alive.isEmpty() ? DSL.trueCondition() : CLIENT_STATUS.REPLICA.notIn(alive))
         .execute());
   }
 

@@ -180,8 +180,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients(String replicaId) {
-    return clients.disconnectAll(replicaId);
+  public int disconnectClients(Set<String> alive) {
+    return clients.disconnectAll(alive);
   }
 
   @Override

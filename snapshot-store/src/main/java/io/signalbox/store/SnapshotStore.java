@@ -142,13 +142,14 @@ public interface SnapshotStore extends AutoCloseable {
   List<ClientRecord> clientStatuses();
 
   /**
-   * Marks every row of {@code replicaId} still connected as disconnected, keeping its {@code
-   * lastSeenAt}. Called when a replica starts: the streams those rows describe died with its
-   * previous process (other replicas' rows are theirs).
+   * Marks every row still connected as disconnected, keeping its {@code lastSeenAt}, except the
+   * rows of the replicas in {@code alive}. Called when a replica starts (the streams its rows
+   * describe died with its previous process, and so did those of replicas that no longer send a
+   * heartbeat): standalone, with nobody alive; among replicas, with the others that are.
    *
    * @return how many rows were changed
    */
-  int disconnectClients(String replicaId);
+  int disconnectClients(java.util.Set<String> alive);
 
   void recordNack(NackEvent event);
 

@@ -115,16 +115,17 @@ abstract class ClientStatusContract {
   }
 
   @Test
-  void marksItsOwnConnectedRowsDisconnectedAndKeepsThem() {
+  void marksConnectedRowsDisconnectedButThoseOfLiveReplicasAndKeepsThem() {
     ClientRecord live = acked(key("host-a/1", "envoy-1", 1, CDS), 1, T0);
     ClientRecord gone = acked(key("host-a/1", "envoy-2", 2, CDS), 1, T0.minusSeconds(30)).disconnected(T0.minusSeconds(20));
     ClientRecord otherReplica = acked(key("host-b/7", "envoy-3", 1, CDS), 1, T0.minusSeconds(40));
     store.saveClientStatuses(List.of(live, gone, otherReplica));
 
-    assertThat(store.disconnectClients("host-a/1")).isEqualTo(1);
-    assertThat(store.disconnectClients("host-a/1")).isZero();
-
+    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isEqualTo(1);
+    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isZero();
     assertThat(store.clientStatuses()).containsExactly(live.disconnected(T0), gone, otherReplica);
+
+    assertThat(store.disconnectClients(java.util.Set.of())).as("standalone: nobody else is alive").isEqualTo(1);
   }
 
   @Test

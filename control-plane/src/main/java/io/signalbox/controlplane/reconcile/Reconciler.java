@@ -17,6 +17,7 @@ import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
+import io.signalbox.store.Fence;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -88,6 +89,24 @@ public final class Reconciler implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong buildsStarted = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong buildsFinished = new java.util.concurrent.atomic.AtomicLong();
 
+  // Replicas (DESIGN "Replicas"). Standalone: always leading, appends unfenced. A replica builds
+  // only while it leads, and every append carries its lease term; while following, it serves the
+  // epochs the leader committed. The election and the follower loop hand their news over in these
+  // slots; the writer thread acts on them, so one thread publishes to the xDS server.
+  private volatile boolean leading = true;
+  private volatile Fence fence;
+  private volatile Fence takeOver;
+  private volatile Committed committed;
+  private volatile Runnable leaseLost = () -> { };
+
+  /**
+   * What the leader has committed, for a follower to serve.
+   *
+   * @param newest the newest committed epoch
+   * @param waves wave -> the snapshot released to it (canary waves only; empty otherwise)
+   */
+  public record Committed(Snapshot newest, Map<Integer, Snapshot> waves) {}
+
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
     this(clock, store, xds, validator, translator, resourceCheck, debounce, maxDelay, false, meters);
@@ -153,6 +172,106 @@ public final class Reconciler implements AutoCloseable {
   public void offerSource(SourceState state) {
     sources.put(state.sourceId(), state);
     signal("source " + state.sourceId() + " generation " + state.generation());
+  }
+
+  /**
+   * This process is one of several replicas: it builds nothing until {@link #lead}s, and tells
+   * {@code onLeaseLost} when an append finds its lease gone. Call before {@link #start}.
+   */
+  public void replicated(Runnable onLeaseLost) {
+    leading = false;
+    leaseLost = onLeaseLost;
+  }
+
+  /** Whether this process builds and appends epochs (always, standalone). */
+  public boolean leading() {
+    return leading;
+  }
+
+  /**
+   * This replica was elected: the writer reads the operator intent and the newest committed
+   * epoch, then builds on top of it with every append fenced by {@code lease}, so its first epoch
+   * never regresses what clients hold.
+   */
+  public void lead(Fence lease) {
+    takeOver = lease;
+    trigger.signalNow("elected leader with term " + lease.term());
+  }
+
+  /** The lease is lost: nothing more is built or appended from now on, whatever is in flight. */
+  public void follow(String why) {
+    if (leading) {
+      log.warn("no longer leading ({}); serving what the leader commits from epoch {}", why, epochOf(published));
+    }
+    leading = false;
+    fence = null;
+  }
+
+  /** A follower: serve what the leader committed (newest wins; the writer thread publishes it). */
+  public void follow(Committed c) {
+    committed = c;
+    trigger.signalNow("epoch " + c.newest().epoch() + " committed by the leader");
+  }
+
+  /** On the writer thread: the newest committed epoch and the intent, then build fenced. */
+  private void takeOver(Fence lease) {
+    if (!interventions.load()) {
+      // Fail closed, as at start: without the intent a new leader would undo what operators decided.
+      takeOver = lease;
+      trigger.retryAfter(STORE_RETRY, "taking over: operator intent");
+      return;
+    }
+    Snapshot latest;
+    try {
+      latest = store.latest().map(Snapshot::fromEnvelope).orElse(null);
+    } catch (StoreUnavailableException e) {
+      takeOver = lease;
+      storeDown(e);
+      return;
+    }
+    if (latest != null) {
+      serve(new Committed(latest, Map.of()));
+      afterPublish.restored(latest);
+    }
+    fence = lease;
+    leading = true;
+    log.info("leading with term {}, building on epoch {}", lease.term(), epochOf(published));
+  }
+
+  /** On the writer thread, while following: serve what the leader committed, never moving back. */
+  private void serve(Committed c) {
+    if (c.waves().isEmpty()) {
+      Snapshot current = xds.current();
+      if (current == null || c.newest().epoch() > current.epoch()) {
+        xds.publish(c.newest());
+      }
+    } else {
+      c.waves().forEach((wave, s) -> {
+        Snapshot there = xds.releasedTo(wave);
+        if (there == null || s.epoch() > there.epoch()) {
+          xds.release(wave, s);
+        }
+      });
+    }
+    Snapshot p = published;
+    if (p == null || c.newest().epoch() > p.epoch()) {
+      published = c.newest();
+      history.remember(c.newest());
+      drains.note(c.newest());
+    }
+  }
+
+  /**
+   * Stores that a canary wave serves {@code epoch}, for the followers: best effort, since the
+   * wave is already served here and a later release carries the newer epoch.
+   */
+  public static void recordRelease(SnapshotStore store, int wave, long epoch) {
+    try {
+      store.release(wave, epoch);
+    } catch (StoreUnavailableException e) {
+      log.warn("could not record that wave {} serves epoch {} (followers keep the earlier one): {}", wave, epoch,
+          e.getMessage());
+    }
   }
 
   /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
@@ -251,7 +370,19 @@ public final class Reconciler implements AutoCloseable {
       }
       buildsStarted.incrementAndGet();
       try {
-        build(cause);
+        Fence lead = takeOver;
+        if (lead != null) {
+          takeOver = null;
+          takeOver(lead);
+        }
+        Committed c = committed;
+        if (c != null && !leading) {
+          committed = null;
+          serve(c);
+        }
+        if (leading) {
+          build(cause);
+        }
       } catch (RuntimeException e) {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
@@ -310,7 +441,19 @@ public final class Reconciler implements AutoCloseable {
     }
     Snapshot snapshot;
     try {
-      snapshot = store.append(candidate.sealer(clock));
+      Fence f = fence;
+      if (f == null) {
+        snapshot = store.append(candidate.sealer(clock));
+      } else {
+        snapshot = store.append(candidate.sealer(clock), f).orElse(null);
+        if (snapshot == null) {
+          // Another replica leads now (or this one was paused past its lease): nothing was stored.
+          storeUp();
+          follow("the lease with term " + f.term() + " no longer holds");
+          leaseLost.run();
+          return;
+        }
+      }
     } catch (StoreUnavailableException e) {
       storeDown(e);
       return;
@@ -318,6 +461,7 @@ public final class Reconciler implements AutoCloseable {
     storeUp();
     if (staged) {
       xds.release(0, snapshot);
+      recordRelease(store, 0, snapshot.epoch());
     } else {
       xds.publish(snapshot);
     }

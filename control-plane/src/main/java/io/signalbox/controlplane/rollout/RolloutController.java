@@ -206,6 +206,7 @@ public final class RolloutController implements AutoCloseable {
       log.info("epoch {} baked {} in wave '{}'; releasing it to wave '{}'", here.epoch(), baked, waveName,
           policy.waves().name(wave + 1));
       xds.release(wave + 1, here);
+      Reconciler.recordRelease(store, wave + 1, here.epoch());
       return;
     }
   }

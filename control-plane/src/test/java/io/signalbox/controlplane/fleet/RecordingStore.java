@@ -41,9 +41,9 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients(String replicaId) {
+  public int disconnectClients(java.util.Set<String> alive) {
     attempts.incrementAndGet();
-    return delegate.disconnectClients(replicaId);
+    return delegate.disconnectClients(alive);
   }
 
   @Override
