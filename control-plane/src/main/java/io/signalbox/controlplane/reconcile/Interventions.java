@@ -130,8 +130,11 @@ public final class Interventions implements AutoCloseable {
     return unreadable;
   }
 
-  /** The store revision the copy was read or written at (see {@link io.signalbox.store.IntentStore}). */
-  long revision() {
+  /**
+   * The store's intent revision when the copy was last read (see {@link io.signalbox.store.IntentStore}):
+   * a different revision in the store means someone (maybe another replica) changed it since.
+   */
+  public long revisionRead() {
     return revision;
   }
 

@@ -90,7 +90,9 @@ public final class RolloutController implements AutoCloseable {
    */
   public void check() {
     Snapshot newest = reconciler.published();
-    if (newest == null) {
+    if (newest == null || !reconciler.leading()) {
+      // Among replicas only the leader rolls back, moves waves on and marks SAFE.
+      safeCandidate = 0;
       return;
     }
     // The store's last SAFE epoch, read with the intent: also right after a restart.
