@@ -36,3 +36,7 @@ CREATE TABLE replicas (
 -- A client's standing NACKs of a type ("name=version" lines): the leader rolls back what a
 -- follower's clients refuse, too.
 ALTER TABLE client_status ADD COLUMN refusing VARCHAR NOT NULL DEFAULT '';
+
+-- The lease term of the leader that appended each epoch (0: a standalone writer): who wrote what,
+-- and the proof that a deposed leader appended nothing after it lost its lease.
+ALTER TABLE epochs ADD COLUMN term BIGINT NOT NULL DEFAULT 0;

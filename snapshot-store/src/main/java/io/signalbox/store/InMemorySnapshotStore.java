@@ -52,7 +52,9 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       if (!leadership.holds(fence)) {
         return Optional.empty();
       }
-      return Optional.of(append(sealer));
+      S sealed = append(sealer);
+      records.put(lastEpoch, records.get(lastEpoch).withTerm(fence.term()));
+      return Optional.of(sealed);
     }
   }
 

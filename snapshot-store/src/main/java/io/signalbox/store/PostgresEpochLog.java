@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
-import org.jooq.Record7;
+import org.jooq.Record8;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,6 +113,7 @@ final class PostgresEpochLog {
         .set(EPOCHS.REASON, "")
         .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
         .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
+        .set(EPOCHS.TERM, fence == null ? 0L : fence.term())
         .execute();
     PostgresNotifications.notify(t, "epoch");
     return new Written<>(result, stored);
@@ -241,7 +242,7 @@ final class PostgresEpochLog {
 
   List<EpochRecord> epochs(int limit, long beforeEpoch) {
     return call("list epochs", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.CREATED_AT,
-            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
         .from(EPOCHS)
         .where(EPOCHS.EPOCH.lt(beforeEpoch))
         .orderBy(EPOCHS.EPOCH.desc())
@@ -252,7 +253,7 @@ final class PostgresEpochLog {
   Optional<EpochRecord> newestWithStatus(EpochStatus status) {
     // epochs_status_idx (status, epoch) answers this without a scan.
     return call("find the newest " + status + " epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
-            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
         .from(EPOCHS)
         .where(EPOCHS.STATUS.eq(status.name()))
         .orderBy(EPOCHS.EPOCH.desc())
@@ -262,7 +263,7 @@ final class PostgresEpochLog {
 
   Optional<EpochRecord> epoch(long epoch) {
     return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
-            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
         .from(EPOCHS)
         .where(EPOCHS.EPOCH.eq(epoch))
         .fetchOptional(PostgresEpochLog::toRecord));
@@ -345,8 +346,8 @@ final class PostgresEpochLog {
     }
   }
 
-  private static EpochRecord toRecord(Record7<Long, Long, OffsetDateTime, String, String, String, String> r) {
+  private static EpochRecord toRecord(Record8<Long, Long, OffsetDateTime, String, String, String, String, Long> r) {
     return new EpochRecord(r.value1(), r.value2(), r.value3().toInstant(), r.value4(),
-        EpochStatus.valueOf(r.value5()), r.value6(), r.value7());
+        EpochStatus.valueOf(r.value5()), r.value6(), r.value7(), r.value8());
   }
 }

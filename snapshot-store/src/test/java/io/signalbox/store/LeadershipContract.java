@@ -105,10 +105,10 @@ abstract class LeadershipContract {
     assertThat(expired).isEmpty();
     assertThat(oldLeader).isEmpty();
     assertThat(newLeader).isPresent();
-    assertThat(store.epochs(10, Long.MAX_VALUE)).extracting(EpochRecord::epoch, EpochRecord::cause)
-        .as("a refused append uses no epoch number")
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(2L, "leader b"),
-            org.assertj.core.groups.Tuple.tuple(1L, "leader a"));
+    assertThat(store.epochs(10, Long.MAX_VALUE)).extracting(EpochRecord::epoch, EpochRecord::cause, EpochRecord::term)
+        .as("a refused append uses no epoch number; each epoch names the term that appended it")
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(2L, "leader b", b.term()),
+            org.assertj.core.groups.Tuple.tuple(1L, "leader a", a.term()));
     assertThat(store.lastEpoch()).isEqualTo(2);
   }
 

@@ -26,7 +26,7 @@ import java.util.List;
 record DeployedConfig(Path file, String text, SignalboxConfig config, List<String> pendingKeys) {
 
   /** Config keys of DESIGN "Replicas" that the replicas' own change adds to the loader. */
-  static final List<String> PENDING = List.of("ha", "xds.maxConnectionAge");
+  static final List<String> PENDING = List.of("xds.maxConnectionAge");
 
   private static final YAMLMapper YAML = new YAMLMapper();
 
