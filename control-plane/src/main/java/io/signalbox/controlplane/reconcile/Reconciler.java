@@ -9,8 +9,6 @@ import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
-import io.signalbox.lifecycle.Lifecycle;
-import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import java.time.Instant;
@@ -58,17 +56,12 @@ public final class Reconciler implements AutoCloseable {
   private final Duration maxDelay;
   private final MeterRegistry meters;
   private final SnapshotBuilder builder = new SnapshotBuilder();
-  private final boolean staged;
-  private final EpochHistory history;
+  private final Publication publication;
   private final Interventions interventions;
-  private final Departures departures = new Departures();
   private final EndpointMerge merge = new EndpointMerge();
   private volatile List<String> sourcePrecedence = List.of();
-  private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
-  private final DrainTracker drains;
+  private final ServedEndpoints served = new ServedEndpoints();
   private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
-  private final Retention retention;
-  private final AfterPublish afterPublish;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -79,7 +72,6 @@ public final class Reconciler implements AutoCloseable {
   private final BuildTrigger trigger;
 
   // Written only by the writer thread; volatile so the API can read them.
-  private volatile Snapshot published;
   private final Rejections rejections;
   private volatile boolean storeAvailable = true;
   private volatile boolean pendingPublish;
@@ -118,15 +110,11 @@ public final class Reconciler implements AutoCloseable {
    */
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, boolean staged, MeterRegistry meters) {
-    this.staged = staged;
-    this.history = new EpochHistory(store);
     this.trigger = new BuildTrigger(debounce, maxDelay);
-    this.drains = new DrainTracker(xds);
-    this.retention = new Retention(store);
+    this.publication = new Publication(xds, store, staged, this::retained);
     this.rejections = new Rejections(store, meters);
-    this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
-        history::get, meters);
-    this.afterPublish = new AfterPublish(store, retention, this::retained);
+    this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
+        publication::snapshot, meters);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -138,9 +126,9 @@ public final class Reconciler implements AutoCloseable {
     this.meters = meters;
     this.writer = new Thread(this::run, "reconciler");
     this.writer.setDaemon(true);
-    meters.gauge("signalbox_epoch", this, r -> r.published == null ? 0 : r.published.epoch());
+    meters.gauge("signalbox_epoch", publication, Publication::epoch);
     meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
-    meters.gauge("signalbox_after_publish_backlog", afterPublish, AfterPublish::backlog);
+    meters.gauge("signalbox_after_publish_backlog", publication, Publication::afterPublishBacklog);
     meters.more().counter("signalbox_resource_serializations", List.of(), builder, SnapshotBuilder::serializations);
   }
 
@@ -152,11 +140,7 @@ public final class Reconciler implements AutoCloseable {
     // Before the first build: a build without the stored intent would undo drains and rollbacks.
     interventions.load();
     if (restored != null) {
-      published = restored;
-      history.remember(restored);
-      drains.note(restored);
-      xds.publish(restored);
-      afterPublish.restored(restored);
+      publication.restored(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
     }
@@ -201,7 +185,7 @@ public final class Reconciler implements AutoCloseable {
   /** The lease is lost: nothing more is built or appended from now on, whatever is in flight. */
   public void follow(String why) {
     if (leading) {
-      log.warn("no longer leading ({}); serving what the leader commits from epoch {}", why, epochOf(published));
+      log.warn("no longer leading ({}); serving what the leader commits from epoch {}", why, publication.epoch());
     }
     leading = false;
     fence = null;
@@ -230,48 +214,16 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     if (latest != null) {
-      serve(new Committed(latest, Map.of()));
-      afterPublish.restored(latest);
+      publication.tookOver(latest);
     }
     fence = lease;
     leading = true;
-    log.info("leading with term {}, building on epoch {}", lease.term(), epochOf(published));
+    log.info("leading with term {}, building on epoch {}", lease.term(), publication.epoch());
   }
 
-  /** On the writer thread, while following: serve what the leader committed, never moving back. */
-  private void serve(Committed c) {
-    if (c.waves().isEmpty()) {
-      Snapshot current = xds.current();
-      if (current == null || c.newest().epoch() > current.epoch()) {
-        xds.publish(c.newest());
-      }
-    } else {
-      c.waves().forEach((wave, s) -> {
-        Snapshot there = xds.releasedTo(wave);
-        if (there == null || s.epoch() > there.epoch()) {
-          xds.release(wave, s);
-        }
-      });
-    }
-    Snapshot p = published;
-    if (p == null || c.newest().epoch() > p.epoch()) {
-      published = c.newest();
-      history.remember(c.newest());
-      drains.note(c.newest());
-    }
-  }
-
-  /**
-   * Stores that a canary wave serves {@code epoch}, for the followers: best effort, since the
-   * wave is already served here and a later release carries the newer epoch.
-   */
+  /** Stores that a canary wave serves {@code epoch}, for the followers (see {@link Publication}). */
   public static void recordRelease(SnapshotStore store, int wave, long epoch) {
-    try {
-      store.release(wave, epoch);
-    } catch (StoreUnavailableException e) {
-      log.warn("could not record that wave {} serves epoch {} (followers keep the earlier one): {}", wave, epoch,
-          e.getMessage());
-    }
+    Publication.recordRelease(store, wave, epoch);
   }
 
   /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
@@ -280,12 +232,12 @@ public final class Reconciler implements AutoCloseable {
   }
 
   public Snapshot published() {
-    return published;
+    return publication.current();
   }
 
   /** The snapshot of a published epoch, from memory or the store; null if unknown or unreachable. */
   public Snapshot snapshot(long epoch) {
-    return history.get(epoch);
+    return publication.snapshot(epoch);
   }
 
   /**
@@ -294,15 +246,15 @@ public final class Reconciler implements AutoCloseable {
    */
   public PublishedView view() {
     Map<String, String> fingerprints = new TreeMap<>();
-    List<HeldUpdates.Held> held = heldUpdates.held();
+    List<HeldUpdates.Held> held = served.held();
     held.forEach(h -> {
-      String f = heldUpdates.fingerprintOf(h.cluster());
+      String f = served.heldFingerprint(h.cluster());
       if (f != null) {
         fingerprints.put(h.cluster(), f);
       }
     });
-    return new PublishedView(published, status(), held, fingerprints, interventions.intent(),
-        interventions.lastSafeByGroup(), drains.drainingSinceAll(), this::clusterSpec, builder.serializations());
+    return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
+        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, builder.serializations());
   }
 
   /**
@@ -329,9 +281,8 @@ public final class Reconciler implements AutoCloseable {
   public ReconcileStatus status() {
     Map<String, SourceHealth> health = new TreeMap<>();
     sources.forEach((id, s) -> health.put(id, s.health()));
-    Snapshot p = published;
     Intent intent = interventions.intent();
-    return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
+    return new ReconcileStatus(publication.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
         rejections.last(), health);
   }
@@ -378,14 +329,14 @@ public final class Reconciler implements AutoCloseable {
         Committed c = committed;
         if (c != null && !leading) {
           committed = null;
-          serve(c);
+          publication.served(c);
         }
         if (leading) {
           build(cause);
         }
       } catch (RuntimeException e) {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
-        log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
+        log.error("building a new epoch failed ({}); still serving epoch {}", cause, publication.epoch(), e);
       } finally {
         buildsFinished.incrementAndGet();
       }
@@ -416,9 +367,9 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
-    Snapshot parent = published;
+    Snapshot parent = publication.current();
     Quarantine.Applied restored = Quarantine.apply(intent.quarantine(), translator.translate(desired), desired,
-        history::get);
+        publication::snapshot);
     interventions.lift(restored.lifted());
     List<TranslatedResource> translated = restored.resources();
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
@@ -459,16 +410,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     storeUp();
-    if (staged) {
-      xds.release(0, snapshot);
-      recordRelease(store, 0, snapshot.epoch());
-    } else {
-      xds.publish(snapshot);
-    }
-    published = snapshot;
-    history.remember(snapshot);
-    drains.note(snapshot);
-    afterPublish.published(parent, snapshot, lastCauses, clock.instant());
+    publication.published(parent, snapshot, lastCauses, clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
@@ -478,39 +420,22 @@ public final class Reconciler implements AutoCloseable {
   }
 
   /**
-   * The endpoints as they should be served: sources, then operator overrides, then endpoints that
-   * left their sources and are still draining. Schedules a rebuild for when that changes by itself.
+   * The endpoints as they should be served ({@link ServedEndpoints}); schedules a rebuild for when
+   * that changes by itself.
    */
   private Map<String, List<EndpointSpec>> lifecycle(DesiredStateTemplate template,
       Map<String, List<EndpointSpec>> fromSources, Intent intent) {
-    Instant now = clock.instant();
-    List<OperatorOverride> overrides = intent.overrides();
-    Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
-    Snapshot p = published;
-    ClusterSpecs specs = clusterSpecs(template);
-    List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
-        current.endpoints(), drainTimeouts(specs, p.endpoints()), this::drainAcknowledged, now);
-    Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
+    ServedEndpoints.Result result = served.apply(fromSources, intent, publication.current(), clusterSpecs(template),
+        this::drainAcknowledged, clock.instant());
     lastCauses = result.causes();
-    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, intent.confirmations(), specs,
-        now);
-    interventions.forgetConfirmations(guarded.stale());
-    wakeAt(earliest(result.nextChange(), guarded.nextChange()));
-    return guarded.endpoints();
-  }
-
-  private static Instant earliest(Instant a, Instant b) {
-    return a == null ? b : b == null || a.isBefore(b) ? a : b;
+    interventions.forgetConfirmations(result.spentConfirmations());
+    wakeAt(result.nextChange());
+    return result.endpoints();
   }
 
   /** Updates the guards hold back (mass removal, last eligible endpoints). */
   public List<HeldUpdates.Held> held() {
-    return heldUpdates.held();
-  }
-
-  /** An operator lets the held update of {@code cluster} through, as it is now. */
-  public Outcome<String> confirmHeld(String cluster, String actor) {
-    return interventions.confirm(cluster, heldUpdates.fingerprintOf(cluster), actor);
+    return served.held();
   }
 
   /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */
@@ -531,18 +456,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
   public void holdStableFor(Duration d) {
-    heldUpdates.stableFor(d);
-  }
-
-  /**
-   * @param published the clusters clients hold: a departing endpoint's cluster is one of them, and
-   *     a cluster only a source discovered takes {@code clusterDefaults.drainTimeout} too
-   */
-  private static java.util.function.Function<String, Duration> drainTimeouts(ClusterSpecs specs,
-      Map<String, List<EndpointSpec>> published) {
-    // Asked only for endpoints that start leaving: looked up then, not for every published cluster.
-    return cluster -> published.containsKey(cluster) ? specs.get(cluster).effectiveDrainTimeout()
-        : io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT;
+    served.holdStableFor(d);
   }
 
   /**
@@ -550,12 +464,12 @@ public final class Reconciler implements AutoCloseable {
    * endpoint was DRAINING: only then may it be removed (invariant 2).
    */
   public boolean drainAcknowledged(EndpointRef endpoint) {
-    return drains.acknowledged(endpoint);
+    return publication.drainAcknowledged(endpoint);
   }
 
   /** The first epoch of the current run of epochs in which {@code endpoint} is DRAINING, or null. */
   public Long drainingSince(EndpointRef endpoint) {
-    return drains.drainingSince(endpoint);
+    return publication.drainingSince(endpoint);
   }
 
   private void wakeAt(Instant at) {
@@ -564,7 +478,7 @@ public final class Reconciler implements AutoCloseable {
 
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
-    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, epochOf(published),
+    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, publication.epoch(),
         lines.size(), String.join("\n  ", lines));
     rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
   }
@@ -581,7 +495,7 @@ public final class Reconciler implements AutoCloseable {
     pendingPublish = true;
     if (storeAvailable) {
       storeAvailable = false;
-      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", epochOf(published),
+      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
           e.getMessage());
     }
     // Retry from the latest inputs, not before STORE_RETRY; whatever arrived meanwhile is included.
@@ -598,7 +512,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
-    retention.retainEpochs(keep);
+    publication.retainEpochs(keep);
   }
 
   private Provenance provenance(String cause) {
@@ -619,8 +533,7 @@ public final class Reconciler implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    // The epochs published so far get their audit entries and statuses before the store closes.
-    afterPublish.close();
+    publication.close();
     interventions.close();
   }
 }
