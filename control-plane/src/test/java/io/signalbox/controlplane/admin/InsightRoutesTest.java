@@ -43,8 +43,10 @@ class InsightRoutesTest {
     try (AnsweringAdsClient client = new AnsweringAdsClient(sb.server.xdsPort(), "conv-1", "web")) {
       long epoch = sb.publishNewEpoch();
 
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-        JsonNode newest = json(sb.get("/api/v1/convergence")).get(0);
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        JsonNode recent = json(sb.get("/api/v1/convergence"));
+        assertThat(recent).as("epochs sampled so far").isNotEmpty();
+        JsonNode newest = recent.get(0);
         assertThat(newest.get("epoch").asLong()).isEqualTo(epoch);
         assertThat(newest.get("seconds").get("p100").isNumber()).as(newest.toString()).isTrue();
       });
@@ -62,6 +64,7 @@ class InsightRoutesTest {
     try (AnsweringAdsClient client = new AnsweringAdsClient(sb.server.xdsPort(), "lag-1", "lagging")) {
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
         JsonNode samples = json(sb.get("/api/v1/lag?minutes=1")).get("samples");
+        assertThat(samples).as("lag samples so far").isNotEmpty();
         JsonNode last = samples.get(samples.size() - 1);
         assertThat(last.get("groups").findValuesAsText("group")).contains("lagging");
       });

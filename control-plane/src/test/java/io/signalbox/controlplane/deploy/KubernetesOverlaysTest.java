@@ -79,7 +79,7 @@ class KubernetesOverlaysTest {
   void theHaConfigIsTheStandaloneConfigApartFromStoreAndReplicaSettings() {
     JsonNode standalone = deployed(RenderedOverlay.of("standalone")).tree();
     JsonNode ha = deployed(RenderedOverlay.of("ha")).tree();
-    List<String> replicaSettings = Stream.concat(Stream.of("store"), DeployedConfig.PENDING.stream()).toList();
+    List<String> replicaSettings = Stream.concat(Stream.of("store", "ha"), DeployedConfig.PENDING.stream()).toList();
 
     assertThat(DeployedConfig.tree(DeployedConfig.without(ha.toString(), replicaSettings)))
         .isEqualTo(DeployedConfig.tree(DeployedConfig.without(standalone.toString(), replicaSettings)));
