@@ -93,6 +93,31 @@ function renderNackGroups(summary, now) {
   });
 }
 
+/** Who leads, and every replica's heartbeat; a replica behind the newest epoch is marked. */
+function renderReplicas(status, replicas, now) {
+  const leader = $('leader');
+  if (status.role === 'standalone') {
+    leader.textContent = 'One process (standalone): it builds and serves every epoch.';
+    leader.className = 'muted';
+  } else if (status.leaderId) {
+    leader.textContent = 'Leader: ' + status.leaderId + ' (term ' + status.term + ')'
+        + (status.leaderId === status.replicaId ? ', this replica' : '; this replica (' + status.replicaId + ') follows');
+    leader.className = '';
+  } else {
+    leader.textContent = 'No replica leads: every replica serves its last committed epoch, nothing new is published.';
+    leader.className = 'bad';
+  }
+  const newest = Math.max(status.epoch, ...replicas.map((r) => r.epoch));
+  fill('replicas', replicas, (tr, r) => {
+    tr.dataset.replica = r.replicaId;
+    cell(tr, r.replicaId + (r.replicaId === status.replicaId ? ' (this one)' : ''));
+    cell(tr, r.role, r.role === 'leader' ? 'ok' : '');
+    cell(tr, r.epoch, r.epoch < newest ? 'num warn' : 'num').title = r.epoch < newest ? 'behind epoch ' + newest : '';
+    cell(tr, r.clients, 'num');
+    cell(tr, ago(r.lastSeen, now)).title = r.lastSeen;
+  });
+}
+
 function renderNacks(summary, now) {
   fillOrEmpty('nacks', 'nacks-empty', summary.nacks, (tr, n) => {
     tr.dataset.node = n.nodeId;
@@ -193,7 +218,7 @@ async function poll() {
   const now = Date.now();
   const q = encodeURIComponent($('filter').value.trim());
   try {
-    const [me, status, summary, epochs, clients, drains, convergence, lag] = await Promise.all([
+    const [me, status, summary, epochs, clients, drains, convergence, lag, replicas] = await Promise.all([
       api('/api/v1/whoami'),
       api('/api/v1/status'),
       api('/api/v1/clients/summary'),
@@ -202,6 +227,7 @@ async function poll() {
       api('/api/v1/drains'),
       api('/api/v1/convergence'),
       api('/api/v1/lag?groups=' + LAG_GROUPS),
+      api('/api/v1/replicas'),
     ]);
     $('login').hidden = true;
     $('main').hidden = false;
@@ -210,6 +236,7 @@ async function poll() {
     renderHeld(status.body, now);
     renderDrains(drains.body, now);
     renderNackGroups(summary.body, now);
+    renderReplicas(status.body, replicas.body, now);
     renderConvergence(convergence.body);
     drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, last 15 minutes');
     drawLag('lag-seconds-chart', lag.body, 'maxLagSeconds', 'Longest time a client has lacked an epoch, last 15 minutes');

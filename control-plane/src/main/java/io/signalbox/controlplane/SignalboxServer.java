@@ -99,6 +99,7 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.retainEpochs(config.store().retainEpochs());
     replica.attach(reconciler);
+    replica.bindTo(meters);
     reconciler.start(restored);
     replica.start();
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);

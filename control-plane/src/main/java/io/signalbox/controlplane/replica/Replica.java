@@ -1,5 +1,7 @@
 package io.signalbox.controlplane.replica;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.config.HaSettings;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.Reconciler;
@@ -123,6 +125,26 @@ public final class Replica implements AutoCloseable {
     Snapshot served = reconciler == null ? null : reconciler.published();
     return new ReplicaStatus(replicaId, "standalone", replicaId, 0, true, List.of(new ReplicaStatus.Replica(
         replicaId, "standalone", served == null ? 0 : served.epoch(), local.clients().size(), clock.instant())));
+  }
+
+  /**
+   * The replica's series: {@code signalbox_leader} (1 while this process builds epochs; summed over
+   * the replicas it is 1 in a healthy control plane, 0 with no leader), {@code signalbox_leader_term},
+   * {@code signalbox_replica_caught_up} and {@code signalbox_replicas} (alive, this one included).
+   */
+  public void bindTo(MeterRegistry meters) {
+    Gauge.builder("signalbox_leader", () -> leading() ? 1 : 0)
+        .description("1 while this replica leads (builds and appends epochs); always 1 standalone")
+        .register(meters);
+    Gauge.builder("signalbox_leader_term", () -> status().term())
+        .description("the lease term of the leader this replica knows; 0 standalone")
+        .register(meters);
+    Gauge.builder("signalbox_replica_caught_up", () -> status().caughtUp() ? 1 : 0)
+        .description("1 while this replica serves the newest committed epoch")
+        .register(meters);
+    Gauge.builder("signalbox_replicas", () -> otherLiveReplicas().size() + 1)
+        .description("replicas alive by their heartbeats, this one included")
+        .register(meters);
   }
 
   @Override

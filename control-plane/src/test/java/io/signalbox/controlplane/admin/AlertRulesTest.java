@@ -59,7 +59,7 @@ class AlertRulesTest {
     List<JsonNode> rules = rules();
 
     assertThat(rules).extracting(r -> r.get("alert").asText()).containsExactly("SignalboxClientsBehind",
-        "SignalboxStandingNacks", "SignalboxStoreUnavailable", "SignalboxHeldUpdateWaiting");
+        "SignalboxStandingNacks", "SignalboxStoreUnavailable", "SignalboxHeldUpdateWaiting", "SignalboxNoLeader");
     assertThat(rules).allSatisfy(r -> {
       assertThat(r.path("labels").path("severity").asText()).isIn("warning", "critical");
       assertThat(r.path("annotations").path("summary").asText()).isNotBlank();
@@ -89,7 +89,7 @@ class AlertRulesTest {
       documented.add(rows.group(1));
     }
 
-    assertThat(used).hasSizeGreaterThanOrEqualTo(4);
+    assertThat(used).hasSizeGreaterThanOrEqualTo(5);
     assertThat(exported).as("exported at /metrics").containsAll(used);
     assertThat(documented).as("documented in docs/api.md").containsAll(used);
   }
@@ -100,7 +100,7 @@ class AlertRulesTest {
     Assumptions.assumeTrue(promtool.isPresent(), "promtool is not installed (Debian: package prometheus; "
         + ".ci/run installs it)");
 
-    assertThat(run(promtool.get(), "check", "rules", "signalbox-rules.yaml")).contains("SUCCESS: 4 rules found");
+    assertThat(run(promtool.get(), "check", "rules", "signalbox-rules.yaml")).contains("SUCCESS: 5 rules found");
     assertThat(run(promtool.get(), "test", "rules", "signalbox-rules.test.yaml")).contains("SUCCESS");
   }
 

@@ -40,12 +40,16 @@ class MetricsTest {
     assertThat(metrics.types()).containsEntry("signalbox_epoch", "gauge")
         .containsEntry("signalbox_store_available", "gauge")
         .containsEntry("signalbox_after_publish_backlog", "gauge")
+        .containsEntry("signalbox_leader", "gauge")
+        .containsEntry("signalbox_replicas", "gauge")
         .containsEntry("signalbox_epochs_published_total", "counter")
         .containsEntry("signalbox_resource_serializations_total", "counter")
         .containsEntry("signalbox_epoch_build_seconds", "summary")
         .containsKeys("jvm_memory_used_bytes", "jvm_threads_live_threads", "process_uptime_seconds",
             "jvm_gc_memory_allocated_bytes_total", "system_cpu_count");
     assertThat(metrics.value("signalbox_store_available")).isEqualTo(1.0);
+    assertThat(metrics.value("signalbox_leader")).as("standalone leads").isEqualTo(1.0);
+    assertThat(metrics.value("signalbox_replicas")).isEqualTo(1.0);
     assertThat(metrics.value("signalbox_epochs_published_total")).isPositive();
   }
 

@@ -160,6 +160,11 @@ class DashboardIT {
     assertThat(text("store")).isEqualTo("available");
     assertThat(text("frozen")).isEqualTo("no");
     assertThat(text("nacking")).isEqualTo("0");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      assertThat(text("leader")).startsWith("One process (standalone)");
+      assertThat(browser.findElements(By.cssSelector("#replicas tbody tr td")).stream().map(e -> e.getText())
+          .toList()).hasSize(5).element(1).isEqualTo("standalone");
+    });
 
     long before = server.reconciler().status().epoch();
     ws.write("endpoints.yaml", endpoints("b1", "b2"));

@@ -150,6 +150,26 @@ class ReplicasTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> get(all.get(2), "/api/v1/replicas").size() == 3);
     assertThat(get(all.get(2), "/api/v1/replicas").findValuesAsText("role"))
         .containsExactlyInAnyOrder("leader", "follower", "follower");
+    // What the "no leader" alert sums: exactly one replica says it leads.
+    assertThat(all.stream().mapToDouble(s -> metric(s, "signalbox_leader")).sum()).isEqualTo(1.0);
+    assertThat(metric(leader, "signalbox_leader_term")).isEqualTo((double) term);
+    await().atMost(Duration.ofSeconds(10)).until(() -> all.stream()
+        .allMatch(s -> metric(s, "signalbox_replicas") == 3.0 && metric(s, "signalbox_replica_caught_up") == 1.0));
+  }
+
+  /** One unlabelled series of the replica's {@code /metrics}. */
+  private double metric(SignalboxServer s, String name) {
+    try {
+      String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.adminPort() + "/metrics"))
+          .build(), HttpResponse.BodyHandlers.ofString()).body();
+      return body.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(l.split(" ")[1]))
+          .findFirst().orElseThrow(() -> new AssertionError(name + " not in /metrics"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
