@@ -16,6 +16,8 @@ import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.xds.EdgeSettings;
+import io.signalbox.store.AuditEntry;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
@@ -81,7 +83,9 @@ public final class SignalboxServer implements AutoCloseable {
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
-    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters,
+        EdgeSettings.from(config.xds()), refusal -> store.audit(new AuditEntry(refusal.at(),
+            "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())));
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
     Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),

@@ -1,7 +1,13 @@
 package io.signalbox.controlplane.cli;
 
 import io.signalbox.controlplane.SignalboxServer;
+import io.signalbox.controlplane.config.AdminTlsSettings;
 import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SecurityChecks;
+import io.signalbox.controlplane.config.XdsTlsSettings;
+import io.signalbox.controlplane.tls.CertificateFiles;
+import io.signalbox.controlplane.tls.Pem;
+import io.signalbox.controlplane.tls.TlsMaterial;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
@@ -86,7 +92,10 @@ public final class ServeCommand implements Callable<Integer> {
    * the config, must validate.
    */
   static List<Violation> validateAtStartup(SignalboxConfig cfg) {
-    List<Violation> problems = new ArrayList<>();
+    List<Violation> problems = new ArrayList<>(SecurityChecks.of(cfg));
+    if (problems.isEmpty()) {
+      problems.addAll(tlsFiles(cfg));
+    }
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
     for (Path file : cfg.sources().files()) {
       try {
@@ -106,6 +115,26 @@ public final class ServeCommand implements Callable<Integer> {
     }
     DesiredState desired = cfg.desiredState(endpoints);
     return new DesiredStateValidator().validate(desired).errors();
+  }
+
+  /** The TLS files as they are now: present, PEM, a key that belongs to its certificate. */
+  private static List<Violation> tlsFiles(SignalboxConfig cfg) {
+    List<CertificateFiles.Paths> sets = new ArrayList<>();
+    XdsTlsSettings xds = cfg.xds().tls();
+    if (xds != null) {
+      sets.add(new CertificateFiles.Paths("xds.tls", xds.certFile(), xds.keyFile(), xds.clientCaFile()));
+    }
+    AdminTlsSettings admin = cfg.admin().tls();
+    if (admin != null) {
+      sets.add(new CertificateFiles.Paths("admin.tls", admin.certFile(), admin.keyFile(), null));
+    }
+    List<Violation> problems = new ArrayList<>();
+    for (CertificateFiles.Paths set : sets) {
+      if (CertificateFiles.read(set) instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
+        problems.add(Violation.error(SecurityChecks.RULE, cfg.configSource(), "", invalid.message()));
+      }
+    }
+    return problems;
   }
 
   private static int invalid(PrintWriter err, Path file, List<Violation> violations) {
