@@ -123,8 +123,8 @@ public final class CertificateFiles implements AutoCloseable {
       }
       Pem.Read<TlsMaterial> read = parse(paths, latest);
       if (read instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
-        log.warn("{} changed but cannot be used yet, still serving the previous certificate: {}", paths.setting(),
-            invalid.message());
+        log.warn("{} changed, but its files do not make a usable set yet (a rotation writes them one by one); "
+            + "still serving the previous certificate: {}", paths.setting(), invalid.message());
         return;
       }
       material = ((Pem.Read.Ok<TlsMaterial>) read).value();
