@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param maxStreamsPerConnection ADS streams one connection may have open at once
  * @param maxRequestBytes the largest request message accepted
  * @param maxNamesPerSubscription resource names one stream may subscribe to, per type
- * @param maxPendingRequests requests a stream may send while its responses sit unread in the server
+ * @param maxPendingRequests requests a stream may send without the server answering in between
  * @param permitKeepAliveTime the most often a client may ping; more often and the connection is closed
  * @param handshakeTimeout how long a new connection has to finish TLS and HTTP/2 set-up
  */
@@ -20,7 +20,7 @@ public record XdsLimitsSettings(Integer maxStreamsPerConnection, Integer maxRequ
   public static final int DEFAULT_MAX_STREAMS_PER_CONNECTION = 16;
   public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_NAMES_PER_SUBSCRIPTION = 20_000;
-  public static final int DEFAULT_MAX_PENDING_REQUESTS = 64;
+  public static final int DEFAULT_MAX_PENDING_REQUESTS = 1000;
   public static final Duration DEFAULT_PERMIT_KEEP_ALIVE_TIME = Duration.ofSeconds(10);
   public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 

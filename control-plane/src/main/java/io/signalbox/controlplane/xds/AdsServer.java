@@ -40,8 +40,20 @@ public final class AdsServer implements XdsServer {
 
   private static final Logger log = LoggerFactory.getLogger(AdsServer.class);
 
-  /** A client that resets more streams than this per {@link #RST_WINDOW_SECONDS} is disconnected (HTTP/2 rapid reset). */
-  static final int MAX_RST_PER_WINDOW = 200;
+  /**
+   * HTTP/2's own cap on a connection's streams: a backstop far above {@code maxStreamsPerConnection}.
+   * Streams past the gate's limit are opened and refused at once with a status the client reads; a
+   * cap close to that limit makes a client queue its excess streams, where grpc-java's client was
+   * seen to hold them forever instead of failing them. It bounds what a client that never reads can
+   * leave behind (a refused stream's trailers) to about a kilobyte per stream.
+   */
+  static final int MAX_HTTP2_STREAMS = 10_000;
+  /**
+   * A client that resets more streams than this per {@link #RST_WINDOW_SECONDS} is disconnected
+   * (HTTP/2 rapid reset, CVE-2023-44487). Above what a refused flood of thousands of streams sends
+   * back (grpc-java's client resets each refused stream).
+   */
+  static final int MAX_RST_PER_WINDOW = 10_000;
   static final int RST_WINDOW_SECONDS = 10;
 
   private final Server server;
@@ -145,9 +157,7 @@ public final class AdsServer implements XdsServer {
         .permitKeepAliveTime(limits.permitKeepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
         .permitKeepAliveWithoutCalls(true)
         .maxInboundMessageSize(limits.maxRequestBytes())
-        // HTTP/2's own cap sits above the gate's, so a stream over the limit is opened and refused
-        // with a status the client reads, instead of waiting in the client for a free slot forever.
-        .maxConcurrentCallsPerConnection(2 * limits.maxStreamsPerConnection())
+        .maxConcurrentCallsPerConnection(Math.max(MAX_HTTP2_STREAMS, 4 * limits.maxStreamsPerConnection()))
         .maxRstFramesPerWindow(MAX_RST_PER_WINDOW, RST_WINDOW_SECONDS)
         .handshakeTimeout(limits.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
         .maxConnectionAge(edge.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)

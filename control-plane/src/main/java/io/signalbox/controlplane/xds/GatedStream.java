@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One ADS stream as {@link StreamGate} sees it: each request is checked before java-control-plane
@@ -33,13 +34,12 @@ final class GatedStream<Q, A> {
   private boolean refused;
   private boolean ended;
   private Node bound;
-  private int requestsWhileBlocked;
   // Delta only: what the stream subscribes to per type, since each request says only what changed.
   private final Map<XdsType, Set<String>> deltaNames = new HashMap<>();
 
   GatedStream(StreamGate gate, ServerCall<Q, A> call, Peer peer, StreamGate.Connection connection) {
     this.gate = gate;
-    this.call = new GatedCall<>(call);
+    this.call = new GatedCall<>(call, new AtomicInteger());
     this.peer = peer;
     this.connection = connection;
   }
@@ -65,6 +65,10 @@ final class GatedStream<Q, A> {
       public void onCancel() {
         end();
         if (!refused) {
+          // grpc cancelled the call (the client left, or grpc refused a request, e.g. one over
+          // xds.limits.maxRequestBytes, and sends that status itself); java-control-plane answers a
+          // cancel by closing with CANCELLED "client cancelled", which must not replace grpc's status.
+          call.closedByTransport();
           delegate.onCancel();
         }
       }
@@ -79,7 +83,6 @@ final class GatedStream<Q, A> {
 
       @Override
       public void onReady() {
-        requestsWhileBlocked = 0;
         if (!refused) {
           delegate.onReady();
         }
@@ -96,14 +99,13 @@ final class GatedStream<Q, A> {
 
   /** Whether {@code message} may go on to java-control-plane; if not, the stream is refused. */
   private boolean admit(Q message) {
-    if (!call.isReady()) {
-      // Responses are piling up unread in the server while the client keeps asking for more.
-      if (++requestsWhileBlocked > gate.limits.maxPendingRequests()) {
-        return exceeded(StreamGate.MAX_PENDING_REQUESTS, "more than " + gate.limits.maxPendingRequests()
-            + " requests while earlier responses went unread (xds.limits." + StreamGate.MAX_PENDING_REQUESTS + ")");
-      }
-    } else {
-      requestsWhileBlocked = 0;
+    // A client asks again only when answered (an ACK or NACK) or when its subscription changes, and
+    // the server answers each type at most once until that answer is ACKed or NACKed. A stream that
+    // keeps sending while nothing is sent back (stale nonces, repeats the server has no answer to)
+    // costs a parse and the callbacks each time and gets nothing: past the limit it is refused.
+    if (call.unanswered.incrementAndGet() > gate.limits.maxPendingRequests()) {
+      return exceeded(StreamGate.MAX_PENDING_REQUESTS, "more than " + gate.limits.maxPendingRequests()
+          + " requests without a response in between (xds.limits." + StreamGate.MAX_PENDING_REQUESTS + ")");
     }
     if (message instanceof DiscoveryRequest r) {
       return admitNode(r.hasNode() ? r.getNode() : null)
@@ -204,18 +206,26 @@ final class GatedStream<Q, A> {
    */
   static final class GatedCall<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
     private boolean closed; // guarded by this
+    /** Requests since the last response: counted on the transport thread, reset by the send threads. */
+    final AtomicInteger unanswered;
 
-    GatedCall(ServerCall<Q, A> call) {
+    GatedCall(ServerCall<Q, A> call, AtomicInteger unanswered) {
       super(call);
+      this.unanswered = unanswered;
     }
 
     synchronized void closeOnce(Status status) {
       close(status, new Metadata());
     }
 
+    synchronized void closedByTransport() {
+      closed = true;
+    }
+
     @Override
     public synchronized void sendMessage(A message) {
       if (!closed) {
+        unanswered.set(0);
         super.sendMessage(message);
       }
     }
