@@ -123,8 +123,10 @@ final class AdminClient {
     if (e instanceof ConnectException) {
       return "cannot reach " + server + " (connection refused)";
     }
-    if (server.startsWith("http://") && "HTTP/1.1 header parser received no bytes".equals(e.getMessage())) {
-      return "cannot reach " + server + " (it closed the connection; if it serves HTTPS, use https://)";
+    if (server.startsWith("http://") && e.getMessage() != null && (e.getMessage().startsWith("parsing HTTP/1.1")
+        || e.getMessage().startsWith("HTTP/1.1 header parser received no bytes"))) {
+      // A TLS server's answer to plain HTTP is an alert, not a status line.
+      return "cannot reach " + server + ": it does not answer plain HTTP; if it serves HTTPS (admin.tls), use https://";
     }
     return "cannot reach " + server + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
         + ")";
