@@ -31,7 +31,7 @@ import javax.net.ssl.SSLException;
  * or any other failed handshake never becomes a gRPC call, so no interceptor sees it. A small
  * handler placed after grpc's own TLS handler receives the failure grpc forwards down the pipeline
  * (the same one it would log) and reports it with the peer's address. This uses grpc-netty's
- * {@code Internal*} negotiator API, as grpc-xds's own server does; {@code TlsRefusalTest} fails if
+ * {@code Internal*} negotiator API, as grpc-xds's own server does; {@code MutualTlsTest} fails if
  * an upgrade changes how it behaves.
  */
 final class RotatingTls implements InternalProtocolNegotiator.ProtocolNegotiator {
