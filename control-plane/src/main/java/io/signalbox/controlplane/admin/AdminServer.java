@@ -54,14 +54,16 @@ public final class AdminServer implements AutoCloseable {
   private final JvmGcMetrics gcMetrics;
   private final List<Route> routes;
   private final AdminTls tls;
+  private final FleetSampler sampler;
 
   private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes,
-      AdminTls tls) {
+      AdminTls tls, FleetSampler sampler) {
     this.app = app;
     this.executor = executor;
     this.gcMetrics = gcMetrics;
     this.routes = routes;
     this.tls = tls;
+    this.sampler = sampler;
   }
 
   /** The API's JSON: ISO-8601 times, Optionals as values. */
@@ -96,6 +98,7 @@ public final class AdminServer implements AutoCloseable {
               meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
         }
       });
+      config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors(json)));
       config.jetty.addConnector((server, http) -> {
         ServerConnector connector = tls == null ? new ServerConnector(server, new HttpConnectionFactory(http))
             : tls.connector(server, http);
@@ -123,8 +126,11 @@ public final class AdminServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    FleetMetrics fleet = new FleetMetrics(backend.xds());
+    FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
+    FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
+    new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
+        .bindTo(backend.meters());
     new JvmMemoryMetrics().bindTo(backend.meters());
     new JvmThreadMetrics().bindTo(backend.meters());
     new ClassLoaderMetrics().bindTo(backend.meters());
@@ -133,10 +139,12 @@ public final class AdminServer implements AutoCloseable {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(backend.meters());
 
-    ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
+    ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
+    new HistoryRoutes(sampler, backend.clock(), router).register();
+    new ExplainRoutes(backend, router).register();
 
     app.start();
     log.info("admin API on {}://{}:{}/ ({})", tls == null ? "http" : "https", settings.address(), app.port(),
@@ -145,7 +153,7 @@ public final class AdminServer implements AutoCloseable {
       log.warn("admin tokens travel in cleartext to {}: set admin.tls to serve the admin API over HTTPS",
           settings.address());
     }
-    return new AdminServer(app, executor, gc, routes, tls);
+    return new AdminServer(app, executor, gc, routes, tls, sampler);
   }
 
   private static void mapErrors(Javalin app) {
@@ -176,7 +184,7 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static String codeOf(HttpStatus status) {
+  static String codeOf(HttpStatus status) {
     return switch (status) {
       case NOT_FOUND -> "not_found";
       case METHOD_NOT_ALLOWED -> "method_not_allowed";
@@ -216,6 +224,7 @@ public final class AdminServer implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
+    sampler.close();
     if (tls != null) {
       tls.close();
     }

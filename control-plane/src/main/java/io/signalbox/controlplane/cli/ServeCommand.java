@@ -1,30 +1,14 @@
 package io.signalbox.controlplane.cli;
 
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.AdminTlsSettings;
 import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SecurityChecks;
-import io.signalbox.controlplane.config.XdsTlsSettings;
-import io.signalbox.controlplane.tls.CertificateFiles;
-import io.signalbox.controlplane.tls.Pem;
-import io.signalbox.controlplane.tls.TlsMaterial;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.model.DesiredState;
-import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.Violation;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -89,52 +73,10 @@ public final class ServeCommand implements Callable<Integer> {
 
   /**
    * Startup refuses what a reload would reject: the endpoint files as they are now, merged into
-   * the config, must validate.
+   * the config, must make a valid epoch ({@link ConfigCheck}, what {@code validate} runs too).
    */
   static List<Violation> validateAtStartup(SignalboxConfig cfg) {
-    List<Violation> problems = new ArrayList<>(SecurityChecks.of(cfg));
-    if (problems.isEmpty()) {
-      problems.addAll(tlsFiles(cfg));
-    }
-    Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
-    for (Path file : cfg.sources().files()) {
-      try {
-        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(Files.readString(file), file.toString());
-        problems.addAll(parsed.violations());
-        if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
-          ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
-        }
-      } catch (NoSuchFileException e) {
-        problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
-      } catch (IOException e) {
-        problems.add(Violation.error("source.unreadable", file.toString(), "", "cannot read: " + e.getMessage()));
-      }
-    }
-    if (!problems.isEmpty()) {
-      return problems;
-    }
-    DesiredState desired = cfg.desiredState(endpoints);
-    return new DesiredStateValidator().validate(desired).errors();
-  }
-
-  /** The TLS files as they are now: present, PEM, a key that belongs to its certificate. */
-  private static List<Violation> tlsFiles(SignalboxConfig cfg) {
-    List<CertificateFiles.Paths> sets = new ArrayList<>();
-    XdsTlsSettings xds = cfg.xds().tls();
-    if (xds != null) {
-      sets.add(new CertificateFiles.Paths("xds.tls", xds.certFile(), xds.keyFile(), xds.clientCaFile()));
-    }
-    AdminTlsSettings admin = cfg.admin().tls();
-    if (admin != null) {
-      sets.add(new CertificateFiles.Paths("admin.tls", admin.certFile(), admin.keyFile(), null));
-    }
-    List<Violation> problems = new ArrayList<>();
-    for (CertificateFiles.Paths set : sets) {
-      if (CertificateFiles.read(set) instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
-        problems.add(Violation.error(SecurityChecks.RULE, cfg.configSource(), "", invalid.message()));
-      }
-    }
-    return problems;
+    return ConfigCheck.of(cfg).errors();
   }
 
   private static int invalid(PrintWriter err, Path file, List<Violation> violations) {
