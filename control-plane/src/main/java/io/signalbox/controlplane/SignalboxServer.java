@@ -17,7 +17,9 @@ import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.replica.Replica;
 import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.xds.EdgeSettings;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.store.AuditEntry;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
@@ -85,7 +87,9 @@ public final class SignalboxServer implements AutoCloseable {
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
-    AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters,
+        EdgeSettings.from(config.xds()), refusal -> store.audit(new AuditEntry(refusal.at(),
+            "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())));
     // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
     Replica replica = isExternal(storeTarget)
         ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)

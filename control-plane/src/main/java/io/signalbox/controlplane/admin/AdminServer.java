@@ -53,14 +53,16 @@ public final class AdminServer implements AutoCloseable {
   private final ExecutorService executor;
   private final JvmGcMetrics gcMetrics;
   private final List<Route> routes;
+  private final AdminTls tls;
   private final FleetSampler sampler;
 
   private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes,
-      FleetSampler sampler) {
+      AdminTls tls, FleetSampler sampler) {
     this.app = app;
     this.executor = executor;
     this.gcMetrics = gcMetrics;
     this.routes = routes;
+    this.tls = tls;
     this.sampler = sampler;
   }
 
@@ -81,6 +83,7 @@ public final class AdminServer implements AutoCloseable {
   public static AdminServer start(AdminSettings settings, AdminBackend backend,
       Function<String, String> environment) {
     TokenAuth auth = TokenAuth.of(settings.tokens(), settings.openMetrics(), environment);
+    AdminTls tls = settings.tls() == null ? null : AdminTls.start(settings.tls());
     List<Route> routes = Collections.synchronizedList(new ArrayList<>());
     ObjectMapper json = json();
     Javalin app = Javalin.create(config -> {
@@ -97,7 +100,8 @@ public final class AdminServer implements AutoCloseable {
       });
       config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors(json)));
       config.jetty.addConnector((server, http) -> {
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector = tls == null ? new ServerConnector(server, new HttpConnectionFactory(http))
+            : tls.connector(server, http);
         connector.setHost(settings.address());
         connector.setPort(settings.port());
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
@@ -143,9 +147,13 @@ public final class AdminServer implements AutoCloseable {
     new ExplainRoutes(backend, router).register();
 
     app.start();
-    log.info("admin API on http://{}:{}/ ({})", settings.address(), app.port(),
+    log.info("admin API on {}://{}:{}/ ({})", tls == null ? "http" : "https", settings.address(), app.port(),
         auth.enabled() ? settings.tokens().size() + " tokens" : "open, no tokens configured");
-    return new AdminServer(app, executor, gc, routes, sampler);
+    if (tls == null && auth.enabled() && !AdminSettings.LOOPBACK.equals(settings.address())) {
+      log.warn("admin tokens travel in cleartext to {}: set admin.tls to serve the admin API over HTTPS",
+          settings.address());
+    }
+    return new AdminServer(app, executor, gc, routes, tls, sampler);
   }
 
   private static void mapErrors(Javalin app) {
@@ -217,6 +225,9 @@ public final class AdminServer implements AutoCloseable {
   public void close() {
     app.stop();
     sampler.close();
+    if (tls != null) {
+      tls.close();
+    }
     executor.shutdownNow();
     gcMetrics.close();
     try {

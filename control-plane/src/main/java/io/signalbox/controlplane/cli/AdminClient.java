@@ -13,6 +13,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
+import javax.net.ssl.SSLException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -29,12 +33,19 @@ final class AdminClient {
 
   private final String server;
   private final String token;
+  private final CaCertificates.Trust cacert;
   private final HttpClient http;
 
-  AdminClient(String server, String token) {
+  /** @param cacert the CAs an https server's certificate must chain to; null: the JVM's trust store */
+  AdminClient(String server, String token, CaCertificates.Trust cacert) {
     this.server = server;
     this.token = token;
-    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    this.cacert = cacert;
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT);
+    if (cacert != null) {
+      builder.sslContext(cacert.context());
+    }
+    this.http = builder.build();
   }
 
   /** One path segment, percent-encoded: endpoints hold {@code :} and IPv6 brackets. */
@@ -95,9 +106,27 @@ final class AdminClient {
       if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
         return "cannot reach " + server + " (unknown host)";
       }
+      if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
+        return "cannot reach " + server + ": its certificate is not trusted ("
+            + (cacert == null ? "pass --cacert FILE or set SIGNALBOX_CACERT" : "it does not chain to --cacert "
+                + cacert.file()) + ")";
+      }
+      if (t instanceof CertificateException && t.getMessage() != null && t.getMessage().startsWith("No ")) {
+        // The JDK's hostname check: "No subject alternative names matching IP address ... found".
+        return "cannot reach " + server + ": its certificate does not name the host (" + t.getMessage() + ")";
+      }
+    }
+    if (e instanceof SSLException) {
+      return "cannot reach " + server + ": TLS failed (" + e.getMessage() + ")"
+          + (server.startsWith("http://") ? "" : "; is the admin server serving HTTPS (admin.tls)?");
     }
     if (e instanceof ConnectException) {
       return "cannot reach " + server + " (connection refused)";
+    }
+    if (server.startsWith("http://") && e.getMessage() != null && (e.getMessage().startsWith("parsing HTTP/1.1")
+        || e.getMessage().startsWith("HTTP/1.1 header parser received no bytes"))) {
+      // A TLS server's answer to plain HTTP is an alert, not a status line.
+      return "cannot reach " + server + ": it does not answer plain HTTP; if it serves HTTPS (admin.tls), use https://";
     }
     return "cannot reach " + server + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
         + ")";

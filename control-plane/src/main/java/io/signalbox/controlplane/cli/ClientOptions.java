@@ -27,6 +27,12 @@ public final class ClientOptions {
       description = "Bearer token for the admin API. Default: env SIGNALBOX_TOKEN.")
   String token;
 
+  @Option(names = "--cacert", paramLabel = "FILE", converter = CaCertificates.class,
+      defaultValue = "${env:SIGNALBOX_CACERT}",
+      description = "PEM CA certificate(s) to trust for an https:// --server (the admin server's admin.tls). "
+          + "Default: env SIGNALBOX_CACERT, then the JVM's trust store.")
+  CaCertificates.Trust cacert;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
       description = "table or json (the server's JSON as is). Default: ${DEFAULT-VALUE}.")
   Output output;
@@ -35,7 +41,7 @@ public final class ClientOptions {
 
   AdminClient client() {
     if (client == null) {
-      client = new AdminClient(server, token);
+      client = new AdminClient(server, token, cacert);
     }
     return client;
   }

@@ -1,10 +1,16 @@
 package io.signalbox.controlplane.cli;
 
+import io.signalbox.controlplane.config.AdminTlsSettings;
 import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SecurityChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.config.XdsTlsSettings;
 import io.signalbox.controlplane.reconcile.ResourceCheck;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
+import io.signalbox.controlplane.tls.CertificateFiles;
+import io.signalbox.controlplane.tls.Pem;
+import io.signalbox.controlplane.tls.TlsMaterial;
 import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
@@ -27,6 +33,7 @@ import java.util.TreeMap;
 /**
  * A config file and its endpoint files checked the way the server builds an epoch from them, with
  * the server's own code at each step and nothing else: {@link ConfigLoader} (structure), {@link
+ * SecurityChecks} and {@link CertificateFiles} (the xDS and admin TLS settings, limits and files), {@link
  * EndpointFile} (each endpoint file), {@link DesiredStateValidator} (every rule), {@link
  * XdsTranslator} and {@link EnvoyResourceValidator} (Envoy's own rules on what clients would be
  * sent). No server, store or data directory is touched: {@code serve} refuses to start on what this
@@ -66,7 +73,7 @@ public final class ConfigCheck {
 
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
-    List<Violation> errors = new ArrayList<>();
+    List<Violation> errors = new ArrayList<>(serverSettings(config));
     Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
     int count = endpoints.values().stream().mapToInt(List::size).sum();
     if (!errors.isEmpty()) {
@@ -82,6 +89,32 @@ public final class ConfigCheck {
         desired.endpoints(), null, Provenance.getDefaultInstance());
     ResourceCheck envoyRules = new EnvoyResourceValidator()::validate;
     return new Result(config, envoyRules.checkChanged(candidate), verdict.warnings(), count);
+  }
+
+  /**
+   * The {@code xds} and {@code admin} sections ({@link SecurityChecks}) and, when they are
+   * consistent, the TLS files as they are now: present, PEM, a key that belongs to its certificate.
+   */
+  private static List<Violation> serverSettings(SignalboxConfig config) {
+    List<Violation> problems = new ArrayList<>(SecurityChecks.of(config));
+    if (!problems.isEmpty()) {
+      return problems;
+    }
+    List<CertificateFiles.Paths> sets = new ArrayList<>();
+    XdsTlsSettings xds = config.xds().tls();
+    if (xds != null) {
+      sets.add(new CertificateFiles.Paths("xds.tls", xds.certFile(), xds.keyFile(), xds.clientCaFile()));
+    }
+    AdminTlsSettings admin = config.admin().tls();
+    if (admin != null) {
+      sets.add(new CertificateFiles.Paths("admin.tls", admin.certFile(), admin.keyFile(), null));
+    }
+    for (CertificateFiles.Paths set : sets) {
+      if (CertificateFiles.read(set) instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
+        problems.add(Violation.error(SecurityChecks.RULE, config.configSource(), "", invalid.message()));
+      }
+    }
+    return problems;
   }
 
   /**

@@ -8,8 +8,10 @@ import java.util.List;
  * @param address defaults to loopback when no tokens are configured: an open admin API must not be
  *     reachable from the network (the quickstart), and to all interfaces once tokens guard it
  * @param openMetrics whether {@code /metrics} is served without a token
+ * @param tls serve HTTPS with this certificate; null serves plain HTTP
  */
-public record AdminSettings(Integer port, String address, List<TokenSettings> tokens, Boolean openMetrics) {
+public record AdminSettings(Integer port, String address, List<TokenSettings> tokens, Boolean openMetrics,
+    AdminTlsSettings tls) {
   public static final int DEFAULT_PORT = 8080;
   public static final String LOOPBACK = "127.0.0.1";
   public static final String ALL_INTERFACES = "0.0.0.0";
@@ -21,7 +23,15 @@ public record AdminSettings(Integer port, String address, List<TokenSettings> to
     openMetrics = openMetrics == null ? Boolean.TRUE : openMetrics;
   }
 
+  public AdminSettings(Integer port, String address, List<TokenSettings> tokens, Boolean openMetrics) {
+    this(port, address, tokens, openMetrics, null);
+  }
+
   public static AdminSettings defaults() {
     return new AdminSettings(null, null, null, null);
+  }
+
+  AdminSettings resolvedAgainst(java.nio.file.Path baseDir) {
+    return tls == null ? this : new AdminSettings(port, address, tokens, openMetrics, tls.resolvedAgainst(baseDir));
   }
 }

@@ -109,8 +109,8 @@ public final class ConfigLoader {
     SourcesSettings sources = doc.sources() == null ? SourcesSettings.defaults() : doc.sources();
     return new SignalboxConfig(
         sourceName,
-        doc.xds(),
-        doc.admin(),
+        doc.xds() == null ? null : doc.xds().resolvedAgainst(baseDir),
+        doc.admin() == null ? null : doc.admin().resolvedAgainst(baseDir),
         store.resolvedAgainst(baseDir),
         sources.resolvedAgainst(baseDir),
         doc.reconcile(),

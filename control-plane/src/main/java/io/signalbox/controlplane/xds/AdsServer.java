@@ -8,9 +8,15 @@ import io.envoyproxy.controlplane.server.DefaultStartupConfigs;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
 import io.envoyproxy.controlplane.server.serializer.ProtoResourcesSerializer;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.InternalNettyServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.signalbox.controlplane.config.XdsLimitsSettings;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.tls.CertificateFiles;
+import io.signalbox.controlplane.tls.Pem;
+import io.signalbox.controlplane.tls.TlsMaterial;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -21,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,16 +40,48 @@ public final class AdsServer implements XdsServer {
 
   private static final Logger log = LoggerFactory.getLogger(AdsServer.class);
 
+  /**
+   * HTTP/2's own cap on a connection's streams: a backstop far above {@code maxStreamsPerConnection}.
+   * Streams past the gate's limit are opened and refused at once with a status the client reads; a
+   * cap close to that limit makes a client queue its excess streams, where grpc-java's client was
+   * seen to hold them forever instead of failing them. It bounds what a client that never reads can
+   * leave behind (a refused stream's trailers) to about a kilobyte per stream.
+   */
+  static final int MAX_HTTP2_STREAMS = 10_000;
+  /**
+   * A client that resets more streams than this per {@link #RST_WINDOW_SECONDS} is disconnected
+   * (HTTP/2 rapid reset, CVE-2023-44487). Above what a refused flood of thousands of streams sends
+   * back (grpc-java's client resets each refused stream).
+   */
+  static final int MAX_RST_PER_WINDOW = 10_000;
+  static final int RST_WINDOW_SECONDS = 10;
+
   private final Server server;
   private final SnapshotWatcher watcher;
   private final StreamTracker tracker;
   private final ExecutorService sendPool;
+  private final Edge edge;
 
-  private AdsServer(Server server, SnapshotWatcher watcher, StreamTracker tracker, ExecutorService sendPool) {
+  /** What the server's edge holds open: the watched certificate files, TLS, the refusal audit. */
+  private record Edge(CertificateFiles files, RotatingTls tls, Refusals refusals) {
+    void close() {
+      if (files != null) {
+        files.close();
+      }
+      if (tls != null) {
+        tls.close();
+      }
+      refusals.close();
+    }
+  }
+
+  private AdsServer(Server server, SnapshotWatcher watcher, StreamTracker tracker, ExecutorService sendPool,
+      Edge edge) {
     this.server = server;
     this.watcher = watcher;
     this.tracker = tracker;
     this.sendPool = sendPool;
+    this.edge = edge;
   }
 
   /** Binds and starts an ADS server on {@code address:port} (port 0 picks a free one). */
@@ -52,6 +91,37 @@ public final class AdsServer implements XdsServer {
 
   /** As above, releasing epochs wave by wave ({@link #release}). */
   public static AdsServer start(String address, int port, Waves waves, Clock clock, MeterRegistry meters) {
+    return start(address, port, waves, clock, meters, EdgeSettings.plaintext(), refusal -> {});
+  }
+
+  /**
+   * As above, meeting clients as {@code edge} says: TLS or mutual TLS with certificates re-read when
+   * their files change, node identity, and limits.
+   *
+   * @param audit records each authentication failure; runs on its own thread, may block (a store write)
+   * @throws IllegalStateException naming the file when the TLS files cannot be used
+   */
+  public static AdsServer start(String address, int port, Waves waves, Clock clock, MeterRegistry meters,
+      EdgeSettings edge, Consumer<Refusal> audit) {
+    Refusals refusals = new Refusals(clock, meters, StreamGate.LIMITS, audit);
+    CertificateFiles files = null;
+    RotatingTls tls = null;
+    if (edge.tls() != null) {
+      Pem.Read<TlsMaterial> now = CertificateFiles.read(edge.tls());
+      if (now instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
+        refusals.close();
+        throw new IllegalStateException(invalid.message());
+      }
+      tls = new RotatingTls(((Pem.Read.Ok<TlsMaterial>) now).value(), refusals);
+      try {
+        files = CertificateFiles.watch(edge.tls(), tls::update);
+      } catch (IllegalStateException e) {
+        refusals.close();
+        throw e;
+      }
+      // The files may have changed between the read and the watch; the watch's first set wins.
+      tls.update(files.current());
+    }
     AtomicInteger threads = new AtomicInteger();
     ExecutorService sendPool = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
@@ -71,25 +141,38 @@ public final class AdsServer implements XdsServer {
         () -> MoreExecutors.newSequentialExecutor(sendPool),
         new PrepackedSerializer(),
         new DefaultStartupConfigs());
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress(address, port))
-        .addService(discovery.getAggregatedDiscoveryServiceImpl())
+    InetSocketAddress bind = new InetSocketAddress(address, port);
+    XdsLimitsSettings limits = edge.limits();
+    StreamGate gate = new StreamGate(limits, edge.tls() != null && edge.tls().caFile() != null, edge.identity(),
+        refusals);
+    Server server = (tls == null ? NettyServerBuilder.forAddress(bind)
+            : NettyServerBuilder.forAddress(bind, InternalNettyServerCredentials.create(tls)))
+        .addService(ServerInterceptors.intercept(discovery.getAggregatedDiscoveryServiceImpl(), gate))
+        .addTransportFilter(gate.transportFilter())
         // Requests are handled on the connection's event loop: the callbacks and watches only update
         // per-stream state and enqueue responses (see SnapshotWatcher), they never block. With
         // grpc's default executor every ACK paid a hand-off to another thread and back.
         .directExecutor()
         .keepAliveTime(30, TimeUnit.SECONDS)
-        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .permitKeepAliveTime(limits.permitKeepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
         .permitKeepAliveWithoutCalls(true)
-        .maxInboundMessageSize(16 * 1024 * 1024)
+        .maxInboundMessageSize(limits.maxRequestBytes())
+        .maxConcurrentCallsPerConnection(Math.max(MAX_HTTP2_STREAMS, 4 * limits.maxStreamsPerConnection()))
+        .maxRstFramesPerWindow(MAX_RST_PER_WINDOW, RST_WINDOW_SECONDS)
+        .handshakeTimeout(limits.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        .maxConnectionAge(edge.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
+        .maxConnectionAgeGrace(edge.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS)
         .build();
+    Edge held = new Edge(files, tls, refusals);
     try {
       server.start();
     } catch (IOException e) {
       sendPool.shutdownNow();
+      held.close();
       throw new UncheckedIOException("cannot bind xDS server on " + address + ":" + port, e);
     }
-    log.info("xDS (ADS, SotW and delta) listening on {}:{}", address, server.getPort());
-    return new AdsServer(server, watcher, tracker, sendPool);
+    log.info("xDS (ADS, SotW and delta) listening on {}:{} ({})", address, server.getPort(), edge.mode());
+    return new AdsServer(server, watcher, tracker, sendPool, held);
   }
 
   @Override
@@ -157,6 +240,7 @@ public final class AdsServer implements XdsServer {
       Thread.currentThread().interrupt();
     }
     sendPool.shutdownNow();
+    edge.close();
   }
 
   /**

@@ -80,6 +80,19 @@ final class SnapshotWatcher implements ConfigWatcher {
     }
   }
 
+  /**
+   * A release between reading {@code seen} and registering the watch flushed the stream while the
+   * watch was not there yet, and the watch was answered from the older snapshot: that epoch would
+   * reach the client only with the next one. {@link #release} stores the snapshot before it flushes,
+   * so reading again after registering sees every release whose flush may have missed the watch.
+   */
+  private void catchUp(XdsStream stream, Snapshot seen) {
+    Snapshot now = released[stream.wave()];
+    if (now != seen) {
+      stream.flush(now, clock.instant());
+    }
+  }
+
   @Override
   public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
       Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
@@ -87,7 +100,9 @@ final class SnapshotWatcher implements ConfigWatcher {
     XdsStream stream = tracker.claim(request.v3Request());
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     if (type != null) {
-      stream.watch(type, watch, released[stream.wave()], clock.instant());
+      Snapshot seen = released[stream.wave()];
+      stream.watch(type, watch, seen, clock.instant());
+      catchUp(stream, seen);
     }
     // Types Signalbox does not serve (secrets, runtime) get a watch that is never answered.
     return watch;
@@ -102,7 +117,9 @@ final class SnapshotWatcher implements ConfigWatcher {
     XdsStream stream = tracker.claim(request.v3Request());
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     if (type != null) {
-      stream.watch(type, watch, released[stream.wave()], clock.instant());
+      Snapshot seen = released[stream.wave()];
+      stream.watch(type, watch, seen, clock.instant());
+      catchUp(stream, seen);
     }
     return watch;
   }

@@ -23,18 +23,15 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.TokenSettings;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -212,16 +209,7 @@ class KubernetesManifestsTest {
     RenderedOverlay.ConfigFile mounted = rendered.configFile(configPath(rendered));
     Path file = Files.writeString(dir.resolve(mounted.key()), mounted.text());
 
-    List<Violation> problems = OfflineValidation.problems(file);
-
-    List<String> pending = new ArrayList<>();
-    if (!problems.isEmpty()) {
-      DeployedConfig withoutPending = DeployedConfig.of(mounted, Files.createDirectory(dir.resolve("rest")));
-      pending.addAll(withoutPending.pendingKeys());
-      assertThat(OfflineValidation.problems(withoutPending.file())).as("problems of %s", mounted.configMap()).isEmpty();
-    }
-    Assumptions.assumeTrue(pending.isEmpty(), "validated without " + pending + ": the config keys of DESIGN"
-        + " \"Replicas\" that ConfigLoader does not read yet (issue 14 adds them)");
+    assertThat(OfflineValidation.problems(file)).as("problems of %s", mounted.configMap()).isEmpty();
   }
 
   static Path configPath(RenderedOverlay rendered) {
@@ -229,7 +217,7 @@ class KubernetesManifestsTest {
     return parsed.subcommand().matchedOptionValue("--config", null);
   }
 
-  /** The overlay's mounted config as the loader reads it (see {@link DeployedConfig} for pending keys). */
+  /** The overlay's mounted config as the loader reads it. */
   SignalboxConfig config(RenderedOverlay rendered) {
     try {
       return DeployedConfig.of(rendered.configFile(configPath(rendered)),

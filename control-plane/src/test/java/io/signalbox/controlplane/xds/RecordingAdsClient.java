@@ -67,7 +67,17 @@ public final class RecordingAdsClient implements AutoCloseable {
   private final java.util.Map<String, String> acceptedVersions = new java.util.concurrent.ConcurrentHashMap<>();
 
   public RecordingAdsClient(int port) {
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    this(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
+  }
+
+  /** Over a channel of the caller's making (TLS, another client certificate). */
+  public RecordingAdsClient(ManagedChannel channel) {
+    this.channel = channel;
+  }
+
+  /** How the stream ended with an error, or null while it is open (or ended cleanly). */
+  public Throwable error() {
+    return error;
   }
 
   public static Node node(String id) {
