@@ -5,12 +5,9 @@ import io.micrometer.core.instrument.Timer;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
-import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
-import io.signalbox.model.DesiredState;
-import io.signalbox.model.EndpointSpec;
 import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
@@ -19,7 +16,6 @@ import io.signalbox.store.Fence;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
-import io.signalbox.validation.ValidationResult;
 import io.signalbox.validation.Validator;
 import io.signalbox.validation.Violation;
 import java.time.Clock;
@@ -48,20 +44,10 @@ public final class Reconciler implements AutoCloseable {
 
   private final Clock clock;
   private final SnapshotStore store;
-  private final XdsServer xds;
-  private final Validator validator;
-  private final Translator translator;
-  private final ResourceCheck resourceCheck;
-  private final Duration debounce;
-  private final Duration maxDelay;
   private final MeterRegistry meters;
-  private final SnapshotBuilder builder = new SnapshotBuilder();
   private final Publication publication;
   private final Interventions interventions;
-  private final EndpointMerge merge = new EndpointMerge();
-  private volatile List<String> sourcePrecedence = List.of();
-  private final ServedEndpoints served = new ServedEndpoints();
-  private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
+  private final Candidates candidates;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -115,21 +101,18 @@ public final class Reconciler implements AutoCloseable {
     this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
         publication::snapshot, meters);
+    this.candidates = new Candidates(clock, validator, translator, resourceCheck, interventions, publication,
+        this::wakeAt);
     this.clock = clock;
     this.store = store;
-    this.xds = xds;
-    this.validator = validator;
-    this.translator = translator;
-    this.resourceCheck = resourceCheck;
-    this.debounce = debounce;
-    this.maxDelay = maxDelay;
     this.meters = meters;
     this.writer = new Thread(this::run, "reconciler");
     this.writer.setDaemon(true);
     meters.gauge("signalbox_epoch", publication, Publication::epoch);
     meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
     meters.gauge("signalbox_after_publish_backlog", publication, Publication::afterPublishBacklog);
-    meters.more().counter("signalbox_resource_serializations", List.of(), builder, SnapshotBuilder::serializations);
+    meters.more().counter("signalbox_resource_serializations", List.of(), candidates.builder(),
+        SnapshotBuilder::serializations);
   }
 
   /**
@@ -246,6 +229,7 @@ public final class Reconciler implements AutoCloseable {
    */
   public PublishedView view() {
     Map<String, String> fingerprints = new TreeMap<>();
+    ServedEndpoints served = candidates.served();
     List<HeldUpdates.Held> held = served.held();
     held.forEach(h -> {
       String f = served.heldFingerprint(h.cluster());
@@ -254,7 +238,7 @@ public final class Reconciler implements AutoCloseable {
       }
     });
     return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
-        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, builder.serializations());
+        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, serializations());
   }
 
   /**
@@ -301,7 +285,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
   public long serializations() {
-    return builder.serializations();
+    return candidates.builder().serializations();
   }
 
   private void signal(String cause) {
@@ -359,25 +343,16 @@ public final class Reconciler implements AutoCloseable {
       intent = interventions.intent();
     }
     long started = System.nanoTime();
-    EndpointMerge.Result merged = merge.update(sources.values(), sourcePrecedence);
-    DesiredState desired = template.with(lifecycle(template, merged.endpoints(), intent));
-    ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
-    if (!verdict.isValid()) {
-      reject(cause, verdict.errors());
-      return;
-    }
-    verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     Snapshot parent = publication.current();
-    Quarantine.Applied restored = Quarantine.apply(intent.quarantine(), translator.translate(desired), desired,
-        publication::snapshot);
-    interventions.lift(restored.lifted());
-    List<TranslatedResource> translated = restored.resources();
-    SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
-    List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
-    if (!envoyErrors.isEmpty()) {
-      reject(cause, envoyErrors);
+    Candidates.Result next = candidates.next(template, clusterSpecs(template), sources.values(), intent, parent,
+        provenance(cause));
+    if (next instanceof Candidates.Refused refused) {
+      reject(cause, refused.errors());
       return;
     }
+    Candidates.Built built = (Candidates.Built) next;
+    built.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
+    SnapshotCandidate candidate = built.candidate();
     if (candidate.sameContentAs(parent)) {
       log.debug("{}: content unchanged, no new epoch", cause);
       pendingPublish = false;
@@ -410,7 +385,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     storeUp();
-    publication.published(parent, snapshot, lastCauses, clock.instant());
+    publication.published(parent, snapshot, candidates.lastCauses(), clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
@@ -419,23 +394,9 @@ public final class Reconciler implements AutoCloseable {
         snapshot.resourceCount(), tookMs);
   }
 
-  /**
-   * The endpoints as they should be served ({@link ServedEndpoints}); schedules a rebuild for when
-   * that changes by itself.
-   */
-  private Map<String, List<EndpointSpec>> lifecycle(DesiredStateTemplate template,
-      Map<String, List<EndpointSpec>> fromSources, Intent intent) {
-    ServedEndpoints.Result result = served.apply(fromSources, intent, publication.current(), clusterSpecs(template),
-        this::drainAcknowledged, clock.instant());
-    lastCauses = result.causes();
-    interventions.forgetConfirmations(result.spentConfirmations());
-    wakeAt(result.nextChange());
-    return result.endpoints();
-  }
-
   /** Updates the guards hold back (mass removal, last eligible endpoints). */
   public List<HeldUpdates.Held> held() {
-    return served.held();
+    return candidates.served().held();
   }
 
   /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */
@@ -451,12 +412,12 @@ public final class Reconciler implements AutoCloseable {
 
   /** {@code sources.precedence}: which source wins a conflicting endpoint. */
   public void sourcePrecedence(List<String> precedence) {
-    sourcePrecedence = List.copyOf(precedence);
+    candidates.sourcePrecedence(precedence);
   }
 
   /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
   public void holdStableFor(Duration d) {
-    served.holdStableFor(d);
+    candidates.served().holdStableFor(d);
   }
 
   /**
