@@ -33,8 +33,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   private final TreeMap<Long, EpochRecord> records = new TreeMap<>();
   private final List<RejectedCandidate> rejections = new ArrayList<>();
   private final List<AuditEntry> audit = new ArrayList<>();
-  private final Map<ClientRecord.Key, ClientRecord> clients = new HashMap<>();
-  private final List<NackEvent> nacks = new ArrayList<>();
+  private final InMemoryClientStatuses clients = new InMemoryClientStatuses();
   private long lastEpoch;
 
   private final InMemoryLeadership leadership;
@@ -255,67 +254,9 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public void saveClientStatuses(List<ClientRecord> records) {
-    synchronized (lock) {
-      records.forEach(r -> clients.put(r.key(), r));
-    }
+  public ClientStatusStore clients() {
+    return clients;
   }
-
-  @Override
-  public List<ClientRecord> clientStatuses() {
-    synchronized (lock) {
-      return clients.values().stream().sorted(MOST_RECENTLY_SEEN_FIRST).toList();
-    }
-  }
-
-  @Override
-  public int disconnectClients(Set<String> alive) {
-    synchronized (lock) {
-      int changed = 0;
-      for (Map.Entry<ClientRecord.Key, ClientRecord> e : clients.entrySet()) {
-        if (e.getValue().connected() && !alive.contains(e.getKey().replicaId())) {
-          e.setValue(e.getValue().disconnected(e.getValue().lastSeenAt()));
-          changed++;
-        }
-      }
-      return changed;
-    }
-  }
-
-  @Override
-  public void recordNack(NackEvent event) {
-    synchronized (lock) {
-      nacks.add(event);
-    }
-  }
-
-  @Override
-  public List<NackEvent> nackEvents(int limit) {
-    synchronized (lock) {
-      return newestFirst(nacks).stream().limit(limit).toList();
-    }
-  }
-
-  @Override
-  public List<NackEvent> nackEvents(long snapshotEpoch) {
-    synchronized (lock) {
-      return newestFirst(nacks).stream().filter(e -> e.snapshotEpoch() == snapshotEpoch).toList();
-    }
-  }
-
-  private static <T> List<T> newestFirst(List<T> oldestFirst) {
-    List<T> reversed = new ArrayList<>(oldestFirst);
-    java.util.Collections.reverse(reversed);
-    return reversed;
-  }
-
-  /** The order {@link PostgresSnapshotStore#clientStatuses()} uses too. */
-  static final Comparator<ClientRecord> MOST_RECENTLY_SEEN_FIRST = Comparator
-      .comparing(ClientRecord::lastSeenAt).reversed()
-      .thenComparing(r -> r.key().replicaId())
-      .thenComparing(r -> r.key().nodeId())
-      .thenComparingLong(r -> r.key().streamId())
-      .thenComparing(r -> r.key().typeUrl());
 
   private final java.util.concurrent.atomic.AtomicLong intentRevision = new java.util.concurrent.atomic.AtomicLong();
   private final InMemoryOverrideStore overrides = new InMemoryOverrideStore(intentRevision);

@@ -24,7 +24,7 @@ import org.jooq.impl.DSL;
  * What the xDS clients did: one {@code client_status} row per replica, node, stream and type (the
  * latest position, replaced whole by each save), and every NACK as a row of {@code nack_events}.
  */
-final class PostgresClientStatuses {
+final class PostgresClientStatuses implements ClientStatusStore {
 
   private final DSLContext db;
 
@@ -32,7 +32,8 @@ final class PostgresClientStatuses {
     this.db = db;
   }
 
-  void save(List<ClientRecord> records) {
+  @Override
+  public void save(List<ClientRecord> records) {
     if (records.isEmpty()) {
       return;
     }
@@ -106,9 +107,10 @@ final class PostgresClientStatuses {
     return row;
   }
 
-  List<ClientRecord> all() {
+  @Override
+  public List<ClientRecord> all() {
     return call("read client statuses", () -> db.selectFrom(CLIENT_STATUS)
-        // Same order as InMemorySnapshotStore; "C" so strings sort as Java compares them.
+        // Same order as InMemoryClientStatuses; "C" so strings sort as Java compares them.
         .orderBy(CLIENT_STATUS.LAST_SEEN_AT.desc(), CLIENT_STATUS.REPLICA.collate("C"),
             CLIENT_STATUS.NODE_ID.collate("C"), CLIENT_STATUS.STREAM_ID, CLIENT_STATUS.TYPE_URL.collate("C"))
         .fetch(PostgresClientStatuses::toClientRecord));
@@ -144,7 +146,8 @@ final class PostgresClientStatuses {
     return out;
   }
 
-  int disconnectAll(java.util.Set<String> alive) {
+  @Override
+  public int disconnectAllBut(java.util.Set<String> alive) {
     return call("mark clients disconnected", () -> db.update(CLIENT_STATUS)
         .set(CLIENT_STATUS.CONNECTED, false)
         .where(CLIENT_STATUS.CONNECTED.isTrue())
@@ -152,7 +155,8 @@ final class PostgresClientStatuses {
         .execute());
   }
 
-  void recordNack(NackEvent event) {
+  @Override
+  public void recordNack(NackEvent event) {
     call("record NACK event", () -> db.insertInto(NACK_EVENTS)
         .set(NACK_EVENTS.AT, utc(event.at()))
         .set(NACK_EVENTS.REPLICA, event.client().replicaId())
@@ -168,11 +172,13 @@ final class PostgresClientStatuses {
         .execute());
   }
 
-  List<NackEvent> nackEvents(int limit) {
+  @Override
+  public List<NackEvent> recentNacks(int limit) {
     return call("read NACK events", () -> nackEvents(DSL.trueCondition(), limit));
   }
 
-  List<NackEvent> nackEvents(long snapshotEpoch) {
+  @Override
+  public List<NackEvent> nacksOf(long snapshotEpoch) {
     return call("read NACK events of epoch " + snapshotEpoch,
         () -> nackEvents(NACK_EVENTS.SNAPSHOT_EPOCH.eq(snapshotEpoch), Integer.MAX_VALUE));
   }

@@ -170,33 +170,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public void saveClientStatuses(List<ClientRecord> records) {
-    clients.save(records);
-  }
-
-  @Override
-  public List<ClientRecord> clientStatuses() {
-    return clients.all();
-  }
-
-  @Override
-  public int disconnectClients(Set<String> alive) {
-    return clients.disconnectAll(alive);
-  }
-
-  @Override
-  public void recordNack(NackEvent event) {
-    clients.recordNack(event);
-  }
-
-  @Override
-  public List<NackEvent> nackEvents(int limit) {
-    return clients.nackEvents(limit);
-  }
-
-  @Override
-  public List<NackEvent> nackEvents(long snapshotEpoch) {
-    return clients.nackEvents(snapshotEpoch);
+  public ClientStatusStore clients() {
+    return clients;
   }
 
   @Override

@@ -132,32 +132,8 @@ public interface SnapshotStore extends AutoCloseable {
     return 0;
   }
 
-  /**
-   * Inserts or replaces each row by its {@link ClientRecord.Key}, all in one transaction. When the
-   * list names a key twice, the later row wins.
-   */
-  void saveClientStatuses(List<ClientRecord> records);
-
-  /** Every client row, connected or not, most recently seen first. */
-  List<ClientRecord> clientStatuses();
-
-  /**
-   * Marks every row still connected as disconnected, keeping its {@code lastSeenAt}, except the
-   * rows of the replicas in {@code alive}. Called when a replica starts (the streams its rows
-   * describe died with its previous process, and so did those of replicas that no longer send a
-   * heartbeat): standalone, with nobody alive; among replicas, with the others that are.
-   *
-   * @return how many rows were changed
-   */
-  int disconnectClients(java.util.Set<String> alive);
-
-  void recordNack(NackEvent event);
-
-  /** NACK events, newest first. */
-  List<NackEvent> nackEvents(int limit);
-
-  /** The NACK events of responses built from {@code snapshotEpoch}, newest first. */
-  List<NackEvent> nackEvents(long snapshotEpoch);
+  /** Every replica's xDS clients and their NACKs. */
+  ClientStatusStore clients();
 
   /** Operator overrides, kept with the epoch log. */
   OverrideStore overrides();

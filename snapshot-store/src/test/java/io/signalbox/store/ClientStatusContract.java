@@ -60,20 +60,20 @@ abstract class ClientStatusContract {
     ClientRecord nothingSent = new ClientRecord(key("host-a/1", "grpc-1", 8, EDS), "", "", "",
         ClientRecord.Position.NOTHING_SENT, null, 0, T0.minusSeconds(1), true);
 
-    store.saveClientStatuses(List.of(withNack, nothingSent));
+    store.clients().save(List.of(withNack, nothingSent));
 
-    assertThat(store.clientStatuses()).containsExactly(withNack, nothingSent);
+    assertThat(store.clients().all()).containsExactly(withNack, nothingSent);
   }
 
   @Test
   void replacesARowByItsKeyAndTheLaterOfTwoInOneBatchWins() {
     ClientRecord.Key k = key("host-a/1", "envoy-1", 7, CDS);
-    store.saveClientStatuses(List.of(nacked(k, T0)));
+    store.clients().save(List.of(nacked(k, T0)));
 
     // The later row clears the NACK: replacing means every column, NULLs included.
-    store.saveClientStatuses(List.of(acked(k, 3, T0.plusSeconds(1)), acked(k, 4, T0.plusSeconds(2))));
+    store.clients().save(List.of(acked(k, 3, T0.plusSeconds(1)), acked(k, 4, T0.plusSeconds(2))));
 
-    assertThat(store.clientStatuses()).containsExactly(acked(k, 4, T0.plusSeconds(2)));
+    assertThat(store.clients().all()).containsExactly(acked(k, 4, T0.plusSeconds(2)));
   }
 
   @Test
@@ -84,9 +84,9 @@ abstract class ClientStatusContract {
         acked(key("host-a/1", "envoy-1", 2, CDS), 1, T0),
         acked(key("host-b/1", "envoy-1", 1, CDS), 1, T0));
 
-    store.saveClientStatuses(rows);
+    store.clients().save(rows);
 
-    assertThat(store.clientStatuses()).containsExactlyInAnyOrderElementsOf(rows);
+    assertThat(store.clients().all()).containsExactlyInAnyOrderElementsOf(rows);
   }
 
   @Test
@@ -96,9 +96,9 @@ abstract class ClientStatusContract {
     ClientRecord middleB = acked(key("host-b/1", "envoy-3", 3, CDS), 1, T0.minusSeconds(5));
     ClientRecord middleA = acked(key("host-a/1", "envoy-3", 3, CDS), 1, T0.minusSeconds(5));
 
-    store.saveClientStatuses(List.of(old, newest, middleB, middleA));
+    store.clients().save(List.of(old, newest, middleB, middleA));
 
-    assertThat(store.clientStatuses()).containsExactly(newest, middleA, middleB, old);
+    assertThat(store.clients().all()).containsExactly(newest, middleA, middleB, old);
   }
 
   @Test
@@ -108,10 +108,10 @@ abstract class ClientStatusContract {
       rows.add(acked(key("host-a/1", "envoy-" + i, i, EDS), 1, T0));
     }
 
-    store.saveClientStatuses(rows);
-    store.saveClientStatuses(List.of());
+    store.clients().save(rows);
+    store.clients().save(List.of());
 
-    assertThat(store.clientStatuses()).hasSize(1_200);
+    assertThat(store.clients().all()).hasSize(1_200);
   }
 
   @Test
@@ -119,13 +119,13 @@ abstract class ClientStatusContract {
     ClientRecord live = acked(key("host-a/1", "envoy-1", 1, CDS), 1, T0);
     ClientRecord gone = acked(key("host-a/1", "envoy-2", 2, CDS), 1, T0.minusSeconds(30)).disconnected(T0.minusSeconds(20));
     ClientRecord otherReplica = acked(key("host-b/7", "envoy-3", 1, CDS), 1, T0.minusSeconds(40));
-    store.saveClientStatuses(List.of(live, gone, otherReplica));
+    store.clients().save(List.of(live, gone, otherReplica));
 
-    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isEqualTo(1);
-    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isZero();
-    assertThat(store.clientStatuses()).containsExactly(live.disconnected(T0), gone, otherReplica);
+    assertThat(store.clients().disconnectAllBut(java.util.Set.of("host-b/7"))).isEqualTo(1);
+    assertThat(store.clients().disconnectAllBut(java.util.Set.of("host-b/7"))).isZero();
+    assertThat(store.clients().all()).containsExactly(live.disconnected(T0), gone, otherReplica);
 
-    assertThat(store.disconnectClients(java.util.Set.of())).as("standalone: nobody else is alive").isEqualTo(1);
+    assertThat(store.clients().disconnectAllBut(java.util.Set.of())).as("standalone: nobody else is alive").isEqualTo(1);
   }
 
   @Test
@@ -133,9 +133,9 @@ abstract class ClientStatusContract {
     ClientRecord refusing = new ClientRecord(key("host-a/1", "envoy-1", 1, EDS), "payments", "a", "envoy",
         new ClientRecord.Position("5", 5, T0, "4", 4, T0, 4, java.util.Map.of("greeter", "3f9a", "web=x", "77")),
         null, 0, T0, true);
-    store.saveClientStatuses(List.of(refusing));
+    store.clients().save(List.of(refusing));
 
-    assertThat(store.clientStatuses()).containsExactly(refusing);
+    assertThat(store.clients().all()).containsExactly(refusing);
   }
 
   @Test
@@ -144,14 +144,14 @@ abstract class ClientStatusContract {
     NackEvent second = nack("envoy-2", 5, 5, T0.plusSeconds(1), List.of());
     NackEvent third = nack("envoy-1", 6, 6, T0.plusSeconds(2), List.of("c"));
 
-    store.recordNack(first);
-    store.recordNack(second);
-    store.recordNack(third);
+    store.clients().recordNack(first);
+    store.clients().recordNack(second);
+    store.clients().recordNack(third);
 
-    assertThat(store.nackEvents(2)).containsExactly(third, second);
-    assertThat(store.nackEvents(10)).containsExactly(third, second, first);
-    assertThat(store.nackEvents(5L)).containsExactly(second, first);
-    assertThat(store.nackEvents(7L)).isEmpty();
+    assertThat(store.clients().recentNacks(2)).containsExactly(third, second);
+    assertThat(store.clients().recentNacks(10)).containsExactly(third, second, first);
+    assertThat(store.clients().nacksOf(5L)).containsExactly(second, first);
+    assertThat(store.clients().nacksOf(7L)).isEmpty();
     assertThat(first.resources()).containsExactly("a", "b");
   }
 

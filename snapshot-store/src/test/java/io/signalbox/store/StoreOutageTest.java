@@ -58,7 +58,7 @@ class StoreOutageTest {
     try (PostgresSnapshotStore store = opened) {
       Map<String, ThrowingCallable> reads = new LinkedHashMap<>();
       reads.put("read audit log", () -> store.auditLog(10));
-      reads.put("read client statuses", store::clientStatuses);
+      reads.put("read client statuses", () -> store.clients().all());
       reads.put("list overrides", () -> store.overrides().active());
       reads.put("list leases", () -> store.leases().all());
       reads.forEach((operation, read) -> assertThatThrownBy(read)

@@ -128,19 +128,19 @@ public final class ClientStatusRecorder implements AutoCloseable {
     List<NackEvent> nacks = newNacks(clients);
     try {
       if (!previousDisconnected) {
-        int marked = store.disconnectClients(otherReplicas.get());
+        int marked = store.clients().disconnectAllBut(otherReplicas.get());
         previousDisconnected = true;
         if (marked > 0) {
           log.info("Marked {} client status rows of a previous process disconnected", marked);
         }
       }
       for (NackEvent e : nacks) {
-        store.recordNack(e);
+        store.clients().recordNack(e);
         // Noted one by one: a failure after some events keeps those from being written twice.
         nackRecorded.put(e.client(), e.at());
       }
       if (!changed.isEmpty()) {
-        store.saveClientStatuses(changed);
+        store.clients().save(changed);
         remember(changed);
       }
       if (failing) {

@@ -130,7 +130,7 @@ public final class FleetXdsServer implements XdsServer {
     }
     try {
       Set<String> live = otherLiveReplicas.get();
-      List<ClientStatus> clients = live.isEmpty() ? List.of() : toStatuses(store.clientStatuses(), live);
+      List<ClientStatus> clients = live.isEmpty() ? List.of() : toStatuses(store.clients().all(), live);
       r = new Remote(now, clients);
     } catch (StoreUnavailableException e) {
       // Keep the last view: the store is out, and so is every decision that would need a newer one.

@@ -88,10 +88,10 @@ class ClientStatusPersistenceTest {
 
       // The server may still be recovering when it accepts connections.
       await().atMost(Duration.ofSeconds(30)).ignoreException(StoreUnavailableException.class)
-          .until(() -> store.nackEvents(10).size() == 1 && store.clientStatuses().get(0).lastNack() != null);
+          .until(() -> store.clients().recentNacks(10).size() == 1 && store.clients().all().get(0).lastNack() != null);
       assertThat(warnings()).hasSize(1);
-      assertThat(store.nackEvents(2L)).singleElement().extracting(NackEvent::message).isEqualTo(BAD_TIMEOUT);
-      assertThat(store.clientStatuses()).singleElement().satisfies(r -> {
+      assertThat(store.clients().nacksOf(2L)).singleElement().extracting(NackEvent::message).isEqualTo(BAD_TIMEOUT);
+      assertThat(store.clients().all()).singleElement().satisfies(r -> {
         assertThat(r.position().ackedEpoch()).isEqualTo(1);
         assertThat(r.position().sentEpoch()).isEqualTo(2);
         assertThat(r.nackCount()).isEqualTo(1);
@@ -117,7 +117,7 @@ class ClientStatusPersistenceTest {
       store.setStatus(1, EpochStatus.REJECTED, "node 'n1' NACKed CLUSTER: " + BAD_TIMEOUT);
       xds.publish(clusters.next("a", 1));
       client.nack(client.next(), "", BAD_TIMEOUT);
-      await().until(() -> store.nackEvents(1L).size() == 1);
+      await().until(() -> store.clients().nacksOf(1L).size() == 1);
       // The process dies: no orderly close of the xDS server before the recorder stops.
       recorder.close();
     }
@@ -125,22 +125,22 @@ class ClientStatusPersistenceTest {
     try (nextXds; SnapshotStore store = openStore();
         ClientStatusRecorder recorder = new ClientStatusRecorder(nextXds, store, clock,
             new ClientStatusRecorder.Settings("replica-b", Duration.ofMillis(100), Duration.ofMinutes(1))).start()) {
-      await().until(() -> store.clientStatuses().stream().noneMatch(ClientRecord::connected));
+      await().until(() -> store.clients().all().stream().noneMatch(ClientRecord::connected));
 
       assertThat(store.epochs(10, Long.MAX_VALUE)).singleElement()
           .extracting(EpochRecord::status, EpochRecord::reason)
           .containsExactly(EpochStatus.REJECTED, "node 'n1' NACKed CLUSTER: " + BAD_TIMEOUT);
-      assertThat(store.clientStatuses()).singleElement().satisfies(r -> {
+      assertThat(store.clients().all()).singleElement().satisfies(r -> {
         assertThat(r.key().replicaId()).isEqualTo("replica-a");
         assertThat(r.lastNack().message()).isEqualTo(BAD_TIMEOUT);
         assertThat(r.connected()).isFalse();
       });
-      assertThat(store.nackEvents(1L)).hasSize(1);
+      assertThat(store.clients().nacksOf(1L)).hasSize(1);
     }
   }
 
   private static long ackedEpoch(SnapshotStore store) {
-    List<ClientRecord> rows = store.clientStatuses();
+    List<ClientRecord> rows = store.clients().all();
     return rows.isEmpty() ? -1 : rows.get(0).position().ackedEpoch();
   }
 

@@ -72,7 +72,7 @@ class ClientStatusRecorderTest {
       ClientStatus n1Status = xds.clients().get(0);
       Instant nackedAt = n1Status.types().get(CDS).nack().at();
       ClientRecord.Key n1Key = new ClientRecord.Key("replica-a", "n1", n1Status.streamId(), CDS);
-      assertThat(store.nackEvents(10)).containsExactly(
+      assertThat(store.clients().recentNacks(10)).containsExactly(
           new NackEvent(n1Key, "test-fleet", nackedAt, 2, 2, BAD_TIMEOUT, List.of("a")));
       ClientRecord n1Row = row("n1");
       assertThat(n1Row.position()).extracting(ClientRecord.Position::sentEpoch, ClientRecord.Position::ackedEpoch,
@@ -96,7 +96,7 @@ class ClientStatusRecorderTest {
         assertThat(r.connected()).isFalse();
         assertThat(r.lastSeenAt()).isEqualTo(T0.plusSeconds(5));
       });
-      assertThat(store.nackEvents(10)).hasSize(1);
+      assertThat(store.clients().recentNacks(10)).hasSize(1);
     }
   }
 
@@ -123,7 +123,7 @@ class ClientStatusRecorderTest {
   void onStartMarksWhatAPreviousProcessLeftConnectedBeforeWritingItsOwnRows() throws Exception {
     ClientRecord left = new ClientRecord(new ClientRecord.Key("replica-a", "n1", 1, CDS), "test-fleet", "", "",
         ClientRecord.Position.NOTHING_SENT, null, 0, T0.minusSeconds(30), true);
-    store.saveClientStatuses(List.of(left));
+    store.clients().save(List.of(left));
     xds.publish(clusters.next("a", 1));
     try (AdsClient n1 = new AdsClient(xds.port(), "n1", CDS)) {
       n1.ack(n1.next());
@@ -131,7 +131,7 @@ class ClientStatusRecorderTest {
 
       recorder.start();
 
-      await().untilAsserted(() -> assertThat(store.clientStatuses())
+      await().untilAsserted(() -> assertThat(store.clients().all())
           .extracting(r -> r.key().streamId() == 1 ? "old" : "new", ClientRecord::connected)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("new", true),
               org.assertj.core.groups.Tuple.tuple("old", false)));
@@ -145,12 +145,12 @@ class ClientStatusRecorderTest {
       n1.ack(n1.next());
       await().until(() -> ackedEpochs().equals(List.of(1L)));
       recorder.start();
-      await().until(() -> !store.clientStatuses().isEmpty());
+      await().until(() -> !store.clients().all().isEmpty());
 
       xds.close();
       recorder.close();
 
-      assertThat(store.clientStatuses()).singleElement().extracting(ClientRecord::connected).isEqualTo(false);
+      assertThat(store.clients().all()).singleElement().extracting(ClientRecord::connected).isEqualTo(false);
     }
   }
 
@@ -161,6 +161,6 @@ class ClientStatusRecorderTest {
   }
 
   private ClientRecord row(String nodeId) {
-    return store.clientStatuses().stream().filter(r -> r.key().nodeId().equals(nodeId)).findFirst().orElseThrow();
+    return store.clients().all().stream().filter(r -> r.key().nodeId().equals(nodeId)).findFirst().orElseThrow();
   }
 }

@@ -3,6 +3,7 @@ package io.signalbox.controlplane.fleet;
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.store.AuditEntry;
 import io.signalbox.store.ClientRecord;
+import io.signalbox.store.ClientStatusStore;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.EpochSealer;
 import io.signalbox.store.EpochStatus;
@@ -28,37 +29,43 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
-  public void saveClientStatuses(List<ClientRecord> records) {
-    attempts.incrementAndGet();
-    delegate.saveClientStatuses(records);
-    batches.add(List.copyOf(records));
-  }
+  public ClientStatusStore clients() {
+    ClientStatusStore clients = delegate.clients();
+    return new ClientStatusStore() {
+      @Override
+      public void save(List<ClientRecord> records) {
+        attempts.incrementAndGet();
+        clients.save(records);
+        batches.add(List.copyOf(records));
+      }
 
-  @Override
-  public void recordNack(NackEvent event) {
-    attempts.incrementAndGet();
-    delegate.recordNack(event);
-  }
+      @Override
+      public void recordNack(NackEvent event) {
+        attempts.incrementAndGet();
+        clients.recordNack(event);
+      }
 
-  @Override
-  public int disconnectClients(java.util.Set<String> alive) {
-    attempts.incrementAndGet();
-    return delegate.disconnectClients(alive);
-  }
+      @Override
+      public int disconnectAllBut(java.util.Set<String> alive) {
+        attempts.incrementAndGet();
+        return clients.disconnectAllBut(alive);
+      }
 
-  @Override
-  public List<ClientRecord> clientStatuses() {
-    return delegate.clientStatuses();
-  }
+      @Override
+      public List<ClientRecord> all() {
+        return clients.all();
+      }
 
-  @Override
-  public List<NackEvent> nackEvents(int limit) {
-    return delegate.nackEvents(limit);
-  }
+      @Override
+      public List<NackEvent> recentNacks(int limit) {
+        return clients.recentNacks(limit);
+      }
 
-  @Override
-  public List<NackEvent> nackEvents(long snapshotEpoch) {
-    return delegate.nackEvents(snapshotEpoch);
+      @Override
+      public List<NackEvent> nacksOf(long snapshotEpoch) {
+        return clients.nacksOf(snapshotEpoch);
+      }
+    };
   }
 
   @Override
