@@ -31,7 +31,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
 
   private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
     this.pool = pool;
-    DSLContext db = DSL.using(pool, SQLDialect.POSTGRES);
+    DSLContext db = DSL.using(new PoolOrDirectDataSource(pool), SQLDialect.POSTGRES);
     this.epochLog = new PostgresEpochLog(db, clock);
     this.auditTrail = new PostgresAuditTrail(db);
     this.clients = new PostgresClientStatuses(db);
