@@ -209,12 +209,18 @@ public final class Reconciler implements AutoCloseable {
 
   public ReconcileStatus status() {
     Map<String, SourceHealth> health = new TreeMap<>();
-    sources.forEach((id, s) -> health.put(id, s.health()));
+    Map<String, List<String>> problems = new TreeMap<>();
+    sources.forEach((id, s) -> {
+      health.put(id, s.health());
+      if (!s.problems().isEmpty()) {
+        problems.put(id, s.problems().stream().map(Violation::toString).toList());
+      }
+    });
     Snapshot p = published;
     Intent intent = interventions.intent();
     return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
-        rejections.last(), health);
+        rejections.last(), health, problems);
   }
 
   /**
