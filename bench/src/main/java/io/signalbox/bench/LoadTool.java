@@ -46,6 +46,9 @@ public final class LoadTool implements Callable<Integer> {
       description = "Configs, endpoint files and server logs go here") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S",
       description = "How long all clients may take to hold one change (ISO-8601); the storm gets 4x") Duration timeout;
+  @Option(names = "--hold", defaultValue = "PT0S",
+      description = "Keep the Signalbox server and the fleet up this long after measuring (ISO-8601), to look at "
+          + "its dashboard under load") Duration hold;
 
   @Override
   public Integer call() throws Exception {
@@ -58,7 +61,7 @@ public final class LoadTool implements Callable<Integer> {
         absoluteClasspath(), workDir, timeout);
     List<RunResult> results = new ArrayList<>();
     if (target != Targets.PLAIN) {
-      results.add(LoadRun.run(scenario));
+      results.add(LoadRun.run(scenario, hold));
     }
     if (target != Targets.SIGNALBOX) {
       results.add(LoadRun.run(scenario.withTarget(Scenario.Target.PLAIN)));

@@ -15,7 +15,9 @@ import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.replica.Replica;
 import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
@@ -47,7 +49,6 @@ import org.slf4j.LoggerFactory;
 public final class SignalboxServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
-  private static final java.time.Duration ROLLOUT_CHECK = java.time.Duration.ofMillis(200);
 
   private final Runnable reload;
   private final SnapshotStore store;
@@ -59,9 +60,12 @@ public final class SignalboxServer implements AutoCloseable {
   private final WatchedFile configWatch;
   private final AdminServer admin;
 
+  private final Replica replica;
+
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
-      WatchedFile configWatch, AdminServer admin) {
+      WatchedFile configWatch, AdminServer admin, Replica replica) {
+    this.replica = replica;
     this.reload = reload;
     this.store = store;
     this.xds = xds;
@@ -81,7 +85,12 @@ public final class SignalboxServer implements AutoCloseable {
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
-    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
+    Replica replica = isExternal(storeTarget)
+        ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)
+        : Replica.standalone(ClientStatusRecorder.thisProcess(), ads, store, clock);
+    XdsServer xds = replica.xds();
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
     Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),
@@ -89,11 +98,15 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.holdStableFor(config.reconcile().holdStable());
     reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.retainEpochs(config.store().retainEpochs());
+    replica.attach(reconciler);
     reconciler.start(restored);
+    replica.start();
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
-    rolloutController.start(ROLLOUT_CHECK);
-    ClientStatusRecorder clientRecorder =
-        new ClientStatusRecorder(xds, store, clock, ClientStatusRecorder.Settings.defaults()).start();
+    rolloutController.start(config.rollout().checkInterval());
+    ClientStatusRecorder.Settings recording = ClientStatusRecorder.Settings.defaults();
+    ClientStatusRecorder clientRecorder = new ClientStatusRecorder(ads, store, clock,
+        new ClientStatusRecorder.Settings(replica.id(), recording.interval(), recording.refresh()),
+        replica::otherLiveReplicas).start();
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
@@ -104,7 +117,8 @@ public final class SignalboxServer implements AutoCloseable {
     }
     RegistrySource registry = null;
     if (config.sources().registry().enabled()) {
-      registry = new RegistrySource(new StoredLeases(store.leases()), config.sources().registry().leaseTtl(), clock);
+      registry = new RegistrySource(new StoredLeases(store.leases(), replica::leading, clock),
+          config.sources().registry().leaseTtl(), clock);
       sources.add(registry);
     }
     FirstSync firstSync = new FirstSync(
@@ -126,10 +140,16 @@ public final class SignalboxServer implements AutoCloseable {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
-        new AdminBackend(reconciler::view, reconciler.interventions(), xds, store, reload, meters, clock, registry),
+        new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
+            replica::status),
         System::getenv);
-    return new SignalboxServer(reload, store, xds, reconciler, rolloutController, clientRecorder, sources,
-        configWatch, admin);
+    return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
+        configWatch, admin, replica);
+  }
+
+  /** An external PostgreSQL: what replicas share. {@code embedded} and {@code memory} are one process's. */
+  static boolean isExternal(StoreTarget target) {
+    return target.url() != null && target.url().startsWith("jdbc:");
   }
 
   static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
@@ -182,8 +202,18 @@ public final class SignalboxServer implements AutoCloseable {
     return reconciler;
   }
 
+  /** This process's own xDS server and its own clients. */
   public AdsServer xds() {
     return xds;
+  }
+
+  /** This process's part among replicas (standalone: the only one). */
+  public Replica replica() {
+    return replica;
+  }
+
+  public RolloutController rollout() {
+    return rollout;
   }
 
   public SnapshotStore store() {
@@ -195,6 +225,8 @@ public final class SignalboxServer implements AutoCloseable {
     admin.close();
     configWatch.close();
     sources.forEach(EndpointSource::close);
+    // Gives the lease up first, so another replica leads without waiting for it to expire.
+    replica.close();
     rollout.close();
     reconciler.close();
     xds.close();

@@ -29,6 +29,7 @@ final class PostgresIntentStore implements IntentStore {
   static void bumpRevision(DSLContext t) {
     t.update(INTENT_REVISION).set(INTENT_REVISION.REVISION, INTENT_REVISION.REVISION.plus(1))
         .where(INTENT_REVISION.ID.eq(ONLY_ROW)).execute();
+    PostgresNotifications.notify(t, "intent");
   }
 
   @Override

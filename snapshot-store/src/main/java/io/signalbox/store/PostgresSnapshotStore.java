@@ -27,10 +27,18 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresOverrideStore overrides;
   private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
+  private final PostgresLeadership leadership;
   private final Runnable afterClose;
+  private final String jdbcUrl;
+  private final String user;
+  private final String password;
 
-  private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
+  private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose, String jdbcUrl, String user,
+      String password) {
     this.pool = pool;
+    this.jdbcUrl = jdbcUrl;
+    this.user = user;
+    this.password = password;
     DSLContext db = DSL.using(new PoolOrDirectDataSource(pool), SQLDialect.POSTGRES);
     this.epochLog = new PostgresEpochLog(db, clock);
     this.auditTrail = new PostgresAuditTrail(db);
@@ -38,6 +46,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.overrides = new PostgresOverrideStore(db);
     this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
+    this.leadership = new PostgresLeadership(db);
     this.afterClose = afterClose;
   }
 
@@ -49,12 +58,38 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   /** As {@link #open(String, String, String, Clock)}; {@code afterClose} runs once the pool is closed. */
   static PostgresSnapshotStore open(
       String jdbcUrl, String user, String password, Clock clock, Runnable afterClose) {
-    return new PostgresSnapshotStore(PostgresPool.open(jdbcUrl, user, password), clock, afterClose);
+    return new PostgresSnapshotStore(PostgresPool.open(jdbcUrl, user, password), clock, afterClose, jdbcUrl, user,
+        password);
   }
 
   @Override
   public <S> S append(EpochSealer<S> sealer) {
     return epochLog.append(sealer);
+  }
+
+  @Override
+  public <S> Optional<S> append(EpochSealer<S> sealer, Fence fence) {
+    return epochLog.append(sealer, fence);
+  }
+
+  @Override
+  public void release(int wave, long epoch) {
+    epochLog.release(wave, epoch);
+  }
+
+  @Override
+  public java.util.Map<Integer, Long> releases() {
+    return epochLog.releases();
+  }
+
+  @Override
+  public Leadership leadership() {
+    return leadership;
+  }
+
+  @Override
+  public AutoCloseable listen(Runnable onChange) {
+    return PostgresNotifications.start(jdbcUrl, user, password, onChange);
   }
 
   @Override
@@ -102,7 +137,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     return epochLog.replaceStatus(epoch, expected, status, reason);
   }
 
-  /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
+  /** {@inheritDoc} The highest epoch ever allocated: allocation commits with the epoch. */
+  @Override
   public long lastEpoch() {
     return epochLog.lastEpoch();
   }
@@ -144,8 +180,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients() {
-    return clients.disconnectAll();
+  public int disconnectClients(Set<String> alive) {
+    return clients.disconnectAll(alive);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.signalbox.controlplane.admin;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
+import io.signalbox.controlplane.replica.ReplicaStatus;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.store.SnapshotStore;
@@ -16,6 +17,9 @@ import java.util.function.Supplier;
  *
  * @param reload re-reads the config file (what {@code POST /api/v1/reload} and SIGHUP do)
  * @param registry the REST registry; null when {@code sources.registry.enabled} is false
+ * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
+ * @param replica this process's part among replicas: role, leader, term, the replica list
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
-    SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry) {}
+    SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+    Supplier<ReplicaStatus> replica) {}

@@ -5,6 +5,7 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.ReconcileStatus;
+import io.signalbox.controlplane.replica.ReplicaStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.StoreUnavailableException;
@@ -52,6 +53,7 @@ final class CoreRoutes {
     router.get("/api/v1/status", Access.READ, this::status);
     router.get("/api/v1/clients", Access.READ, this::clients);
     router.get("/api/v1/clients/summary", Access.READ, this::summary);
+    router.get("/api/v1/replicas", Access.READ, ctx -> ctx.json(backend.replica().get().replicas()));
     router.get("/api/v1/epochs", Access.READ, ctx -> {
       int limit = intParam(ctx, "limit", 50, 1, 1000);
       long before = longParam(ctx, "before", Long.MAX_VALUE);
@@ -81,12 +83,16 @@ final class CoreRoutes {
 
   private void ready(Context ctx) {
     ReconcileStatus s = backend.view().get().status();
-    boolean ready = s.ready();
+    ReplicaStatus replica = backend.replica().get();
+    // A follower serving an older epoch than the leader committed is not ready: a client that
+    // switched to it must never get old state as current.
+    boolean ready = s.ready() && replica.caughtUp();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("ready", ready);
     body.put("epoch", s.epoch());
     body.put("storeAvailable", s.storeAvailable());
     body.put("intentUnreadable", s.intentUnreadable());
+    body.put("caughtUp", replica.caughtUp());
     ctx.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
   }
 
@@ -110,6 +116,11 @@ final class CoreRoutes {
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
     body.put("lastSafeByGroup", view.lastSafeByGroup());
+    ReplicaStatus replica = backend.replica().get();
+    body.put("replicaId", replica.replicaId());
+    body.put("role", replica.role());
+    body.put("leaderId", replica.leaderId());
+    body.put("term", replica.term());
     ctx.json(body);
   }
 

@@ -266,10 +266,13 @@ final class OperatorRoutes {
     return configured == null ? 10 : configured;
   }
 
-  /** A positive duration, written exactly (no spaces): one code, {@code bad_<field>}, whatever is wrong. */
+  /**
+   * A duration written exactly (no spaces); zero is fine (a drain whose deadline has passed already:
+   * safe to remove once every client ACKed it). One code, {@code bad_<field>}, whatever is wrong.
+   */
   private static Duration duration(String field, String raw) {
     Duration d = raw.strip().equals(raw) ? StrictYaml.parseDuration(raw).orElse(null) : null;
-    if (d == null || d.isNegative() || d.isZero()) {
+    if (d == null || d.isNegative()) {
       throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + field,
           field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'");
     }

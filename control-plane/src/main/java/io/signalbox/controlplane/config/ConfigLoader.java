@@ -41,7 +41,8 @@ public final class ConfigLoader {
       ClusterDefaults clusterDefaults,
       List<ListenerSpec> listeners,
       List<RouteConfigSpec> routeConfigs,
-      List<ClusterSpec> clusters) {}
+      List<ClusterSpec> clusters,
+      HaSettings ha) {}
 
   /** {@link ClusterSpec} without {@code name}, so that naming the defaults is an unknown-key error. */
   record ClusterDefaults(
@@ -117,6 +118,7 @@ public final class ConfigLoader {
         doc.clusterDefaults() == null ? null : doc.clusterDefaults().toSpec(),
         doc.listeners(),
         doc.routeConfigs(),
-        doc.clusters());
+        doc.clusters(),
+        doc.ha());
   }
 }

@@ -57,16 +57,31 @@ final class BuildTrigger {
   }
 
   void signal(String cause) {
+    signal(cause, false);
+  }
+
+  /**
+   * Wakes the writer for something that must not wait for a burst to settle: a follower serving an
+   * epoch the leader already committed, a replica taking over. Due at once (store retries aside).
+   */
+  void signalNow(String cause) {
+    signal(cause, true);
+  }
+
+  private void signal(String cause, boolean now) {
     lock.lock();
     try {
-      long now = ticker.getAsLong();
+      long at = ticker.getAsLong();
       if (!dirty) {
-        firstDirtyNanos = now;
+        firstDirtyNanos = at;
         pendingCause = cause;
-        leadingEdge = now - lastBuildNanos >= debounce.toNanos();
+        leadingEdge = at - lastBuildNanos >= debounce.toNanos();
+      }
+      if (now) {
+        leadingEdge = true;
       }
       dirty = true;
-      lastDirtyNanos = now;
+      lastDirtyNanos = at;
       changed.signalAll();
     } finally {
       lock.unlock();

@@ -78,16 +78,23 @@ public final class RolloutController implements AutoCloseable {
   public void start(Duration interval) {
     timer.scheduleWithFixedDelay(() -> {
       try {
-        tick();
+        check();
       } catch (RuntimeException e) {
         log.error("rollout check failed; will retry", e);
       }
     }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  void tick() {
+  /**
+   * One check of the fleet against the published epochs: roll back what clients refuse, move
+   * waves on, mark SAFE. The timer runs it every {@code rollout.checkInterval}; on its thread only,
+   * or (tests) with the timer effectively off.
+   */
+  public void check() {
     Snapshot newest = reconciler.published();
-    if (newest == null) {
+    if (newest == null || !reconciler.leading()) {
+      // Among replicas only the leader rolls back, moves waves on and marks SAFE.
+      safeCandidate = 0;
       return;
     }
     // The store's last SAFE epoch, read with the intent: also right after a restart.
@@ -203,6 +210,7 @@ public final class RolloutController implements AutoCloseable {
       log.info("epoch {} baked {} in wave '{}'; releasing it to wave '{}'", here.epoch(), baked, waveName,
           policy.waves().name(wave + 1));
       xds.release(wave + 1, here);
+      Reconciler.recordRelease(store, wave + 1, here.epoch());
       return;
     }
   }

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param epoch the newest epoch this client holds exactly, for every type: the lowest {@code
  *     syncedEpoch} of its types. "Holds epoch N" means exactly this (see {@link #holds}).
  * @param lastConvergence how long the client took to hold its newest epoch, from the epoch's creation
+ * @param replicaId the replica whose xDS server holds the stream; empty for this process's own
+ *     before the fleet view names them
  */
 public record ClientStatus(
     String nodeId,
@@ -25,7 +27,26 @@ public record ClientStatus(
     String wave,
     long epoch,
     Duration lastConvergence,
-    Map<String, TypeStatus> types) {
+    Map<String, TypeStatus> types,
+    String replicaId) {
+
+  public ClientStatus {
+    replicaId = replicaId == null ? "" : replicaId;
+  }
+
+  /** A stream of this process's own xDS server. */
+  public ClientStatus(String nodeId, String nodeCluster, String zone, String userAgent, String region, long streamId,
+      boolean delta, Instant connectedAt, String wave, long epoch, Duration lastConvergence,
+      Map<String, TypeStatus> types) {
+    this(nodeId, nodeCluster, zone, userAgent, region, streamId, delta, connectedAt, wave, epoch, lastConvergence,
+        types, "");
+  }
+
+  /** The same stream, named as {@code replica}'s. */
+  public ClientStatus onReplica(String replica) {
+    return new ClientStatus(nodeId, nodeCluster, zone, userAgent, region, streamId, delta, connectedAt, wave, epoch,
+        lastConvergence, types, replica);
+  }
 
   static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, String wave,
       Duration lastConvergence, Map<String, TypeStatus> types) {

@@ -127,6 +127,40 @@ final class Subscription {
 
   /** State-of-the-world: the request's names replace the subscription. */
   void subscribeSotw(List<String> requested) {
+    subscribeSotw(requested, "", null);
+  }
+
+  /**
+   * As {@link #subscribeSotw(List)}. On a stream's first request, a {@code version_info} naming
+   * exactly the current version of the type says what the client holds: a client that moved from
+   * another replica (the same version strings everywhere), or back to a restarted one, holds every
+   * resource it asks for as the snapshot has it, so nothing is re-sent and nothing it holds is
+   * taken away (the protocol's "version matches, no response needed"). Any other version — older,
+   * adjusted around a NACK ({@code 42.1}), unknown — gets everything, as for a new client.
+   */
+  void subscribeSotw(List<String> requested, String versionInfo, Snapshot snapshot) {
+    boolean first = !initialized;
+    subscribeNames(requested);
+    if (first && snapshot != null && !versionInfo.isEmpty()) {
+      TypeResources current = snapshot.resources(type);
+      if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
+        Iterable<String> held = wildcard ? current.byName().keySet() : names;
+        for (String name : held) {
+          XdsResource r = current.get(name);
+          if (r != null) {
+            sent.put(name, r);
+            this.held.put(name, r);
+          }
+        }
+        heldIsSent = null;
+        everResponded = true;
+        ackedVersion = versionInfo;
+        ackedEpoch = current.versionEpoch();
+      }
+    }
+  }
+
+  private void subscribeNames(List<String> requested) {
     if (initialized && requested.equals(lastRequested)) {
       return;
     }

@@ -154,7 +154,7 @@ class RolloutPropertiesTest {
       } else if (op instanceof Deliver d) {
         deliver(d.client());
       } else if (op instanceof Check) {
-        server.rollout.tick();
+        server.rollout.check();
       } else if (op instanceof Reconnect r) {
         clients.get(r.client()).close();
         clients.set(r.client(), server.connect(r.client()));
