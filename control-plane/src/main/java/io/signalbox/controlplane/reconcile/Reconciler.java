@@ -497,6 +497,31 @@ public final class Reconciler implements AutoCloseable {
     rejections.record(rejected);
   }
 
+  /**
+   * Among replicas, for the replication thread: the store could not be read. A replica that is not
+   * leading (a follower, or a leader deposed because it could not renew its lease in the outage)
+   * has nothing of its own to append, so without this its status, {@code /readyz} and
+   * {@code signalbox_store_available} would say the store is fine through the whole outage
+   * (StoreOutageDrillIT). The leader's writer reports it itself.
+   */
+  public void storeUnreachable(StoreUnavailableException e) {
+    if (!leading) {
+      pendingPublish = true;
+      if (storeAvailable) {
+        storeAvailable = false;
+        log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
+            e.getMessage());
+      }
+    }
+  }
+
+  /** Among replicas, for the replication thread: the store answered again. */
+  public void storeReachable() {
+    if (!leading && !storeAvailable) {
+      storeUp();
+    }
+  }
+
   private void storeDown(StoreUnavailableException e) {
     pendingPublish = true;
     if (storeAvailable) {
