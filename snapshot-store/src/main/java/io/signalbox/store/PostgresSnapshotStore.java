@@ -39,7 +39,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.jdbcUrl = jdbcUrl;
     this.user = user;
     this.password = password;
-    DSLContext db = DSL.using(pool, SQLDialect.POSTGRES);
+    DSLContext db = DSL.using(new PoolOrDirectDataSource(pool), SQLDialect.POSTGRES);
     this.epochLog = new PostgresEpochLog(db, clock);
     this.auditTrail = new PostgresAuditTrail(db);
     this.clients = new PostgresClientStatuses(db);

@@ -46,6 +46,39 @@ class StoreOutageTest {
     }
   }
 
+  /**
+   * While the server is down Hikari retries adding a connection with a back-off that doubles up to
+   * 5 s; a store that waited for the pool would find the server back only that much later.
+   */
+  @Test
+  void worksAgainAtOnceWhenTheServerReturnsAfterALongOutage() throws IOException {
+    int port = freePort();
+    EmbeddedDatabase server = EmbeddedDatabase.start(dataDir, port);
+    try (PostgresSnapshotStore store =
+        PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", Clock.systemUTC())) {
+      store.append(EnvelopeSealer.because("startup"));
+      server.stop();
+      // Callers keep trying through the outage, as the reconciler does every second, long enough
+      // for the pool's back-off to reach its ceiling.
+      long outageEnds = System.nanoTime() + Duration.ofSeconds(12).toNanos();
+      while (System.nanoTime() < outageEnds) {
+        assertThatThrownBy(() -> store.append(EnvelopeSealer.because("during the outage")))
+            .isInstanceOf(StoreUnavailableException.class);
+        java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+      }
+
+      server = EmbeddedDatabase.start(dataDir, port);
+      long back = System.nanoTime();
+      await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+          .ignoreException(StoreUnavailableException.class)
+          .until(() -> store.append(EnvelopeSealer.because("after the outage")).getEpoch() == 2);
+      assertThat(Duration.ofNanos(System.nanoTime() - back)).as("from the server accepting connections to a write")
+          .isLessThan(Duration.ofMillis(1500));
+    } finally {
+      server.stop();
+    }
+  }
+
   @Test
   void everyGroupOfTablesReportsTheOutageNamingItsOperation() throws IOException {
     EmbeddedDatabase server = EmbeddedDatabase.start(dataDir, freePort());

@@ -112,6 +112,7 @@ final class CoreRoutes {
     body.put("clients", backend.xds().clients().size());
     body.put("lastRejection", s.lastRejection());
     body.put("sources", s.sources());
+    body.put("sourceProblems", s.sourceProblems());
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
     body.put("lastSafeByGroup", view.lastSafeByGroup());

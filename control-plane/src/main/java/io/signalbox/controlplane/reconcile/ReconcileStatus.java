@@ -3,6 +3,7 @@ package io.signalbox.controlplane.reconcile;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.StoredIntent;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +16,8 @@ import java.util.Map;
  * @param pendingPublish a built epoch waits for the store to come back (or for an unfreeze)
  * @param intentUnreadable why the stored operator intent could not be read, or null once it has
  *     been: until then the stored epoch is served and nothing new is published (fail closed)
+ * @param sourceProblems per source that reports any, why it is not FRESH (each violation as text),
+ *     e.g. a Kubernetes API server that cannot be reached while its last endpoints are kept
  */
 public record ReconcileStatus(
     long epoch,
@@ -25,7 +28,12 @@ public record ReconcileStatus(
     boolean pendingPublish,
     String intentUnreadable,
     RejectedCandidate lastRejection,
-    Map<String, SourceHealth> sources) {
+    Map<String, SourceHealth> sources,
+    Map<String, List<String>> sourceProblems) {
+
+  public ReconcileStatus {
+    sourceProblems = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(sourceProblems));
+  }
 
   /** Serving, and able to publish what comes next: what {@code /readyz} answers. */
   public boolean ready() {

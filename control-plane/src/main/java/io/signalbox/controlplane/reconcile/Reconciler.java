@@ -264,11 +264,17 @@ public final class Reconciler implements AutoCloseable {
 
   public ReconcileStatus status() {
     Map<String, SourceHealth> health = new TreeMap<>();
-    sources.forEach((id, s) -> health.put(id, s.health()));
+    Map<String, List<String>> problems = new TreeMap<>();
+    sources.forEach((id, s) -> {
+      health.put(id, s.health());
+      if (!s.problems().isEmpty()) {
+        problems.put(id, s.problems().stream().map(Violation::toString).toList());
+      }
+    });
     Intent intent = interventions.intent();
     return new ReconcileStatus(publication.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
-        rejections.last(), health);
+        rejections.last(), health, problems);
   }
 
   /**
@@ -450,6 +456,31 @@ public final class Reconciler implements AutoCloseable {
    */
   public void rejectInput(RejectedCandidate rejected) {
     rejections.record(rejected);
+  }
+
+  /**
+   * Among replicas, for the replication thread: the store could not be read. A replica that is not
+   * leading (a follower, or a leader deposed because it could not renew its lease in the outage)
+   * has nothing of its own to append, so without this its status, {@code /readyz} and
+   * {@code signalbox_store_available} would say the store is fine through the whole outage
+   * (StoreOutageDrillIT). The leader's writer reports it itself.
+   */
+  public void storeUnreachable(StoreUnavailableException e) {
+    if (!leading) {
+      pendingPublish = true;
+      if (storeAvailable) {
+        storeAvailable = false;
+        log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
+            e.getMessage());
+      }
+    }
+  }
+
+  /** Among replicas, for the replication thread: the store answered again. */
+  public void storeReachable() {
+    if (!leading && !storeAvailable) {
+      storeUp();
+    }
   }
 
   private void storeDown(StoreUnavailableException e) {

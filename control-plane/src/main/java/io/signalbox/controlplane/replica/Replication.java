@@ -169,11 +169,13 @@ public final class Replication implements AutoCloseable {
       replicas = all;
       everRead = true;
       leaderView = leaderView(all);
+      reconciler.storeReachable();
       if (!reconciler.leading()) {
         follow(committed);
       }
     } catch (StoreUnavailableException e) {
       log.debug("replication: store unavailable: {}", e.getMessage());
+      reconciler.storeUnreachable(e);
     } catch (RuntimeException e) {
       log.error("replication failed; will retry", e);
     }

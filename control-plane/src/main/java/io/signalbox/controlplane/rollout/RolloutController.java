@@ -56,6 +56,8 @@ public final class RolloutController implements AutoCloseable {
   private long safeCandidate;
   private Instant safeCandidateSince;
   private long lastSafe;
+  /** The epoch whose SAFE mark the store refused, already warned about: one WARN per outage, not per tick. */
+  private long unmarked;
 
   private record Refusal(XdsType type, String name, String version) {}
 
@@ -239,7 +241,12 @@ public final class RolloutController implements AutoCloseable {
       store.setStatus(epoch, EpochStatus.SAFE, "held by " + clients.size() + " client(s) with no NACK");
     } catch (StoreUnavailableException e) {
       // Not SAFE until it is stored: a restart must not find an older last safe epoch than rollbacks used.
-      log.warn("could not mark epoch {} SAFE (will retry): {}", epoch, e.getMessage());
+      if (unmarked != epoch) {
+        log.warn("could not mark epoch {} SAFE (will retry): {}", epoch, e.getMessage());
+        unmarked = epoch;
+      } else {
+        log.debug("could not mark epoch {} SAFE (will retry): {}", epoch, e.getMessage());
+      }
       return;
     }
     lastSafe = epoch;

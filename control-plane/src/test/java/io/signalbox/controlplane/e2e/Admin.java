@@ -18,9 +18,16 @@ final class Admin {
   private static final ObjectMapper json = new ObjectMapper();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final int port;
+  private final String token;
 
   Admin(int port) {
+    this(port, null);
+  }
+
+  /** With {@code token} sent as a bearer token on every request (null: none). */
+  Admin(int port, String token) {
     this.port = port;
+    this.token = token;
   }
 
   int port() {
@@ -28,13 +35,45 @@ final class Admin {
   }
 
   Reply get(String path) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(5)).GET().build();
+    return send(request(path).GET().build(), "GET " + path);
+  }
+
+  /** {@code method} with a JSON body ({@code null}: none). */
+  Reply send(String method, String path, String json) {
+    HttpRequest.Builder request = request(path);
+    if (json == null) {
+      request.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+    }
+    return send(request.build(), method + " " + path);
+  }
+
+  /** {@link #send}, which must answer {@code expected}; the body as JSON. */
+  JsonNode sendJson(String method, String path, String json, int expected) {
+    Reply reply = send(method, path, json);
+    if (reply.status() != expected) {
+      throw new AssertionError(method + " " + path + " answered " + reply.status() + ": " + reply.body());
+    }
+    try {
+      return Admin.json.readTree(reply.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(5));
+    return token == null ? builder : builder.header("Authorization", "Bearer " + token);
+  }
+
+  private Reply send(HttpRequest request, String what) {
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       return new Reply(response.statusCode(), response.body());
     } catch (IOException e) {
-      throw new UncheckedIOException("GET " + path + " on port " + port, e);
+      throw new UncheckedIOException(what + " on port " + port, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);

@@ -1,7 +1,5 @@
 package io.signalbox.controlplane.e2e;
 
-import static io.signalbox.controlplane.e2e.StoreOutageIT.addresses;
-import static io.signalbox.controlplane.e2e.StoreOutageIT.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,5 +112,19 @@ class RestartIT {
   private void awaitClientOn(long epoch, int generation) {
     await("client on epoch " + epoch).atMost(Duration.ofSeconds(10)).until(client::latest,
         r -> new EdsWatcher.Received(Long.toString(epoch), addresses(generation)).equals(r));
+  }
+
+  /** One fixed endpoint and one whose port moves with the generation. */
+  static String endpoints(int generation) {
+    return """
+        clusters:
+          greeter:
+            - { address: 127.0.0.1, port: 50051, zone: a }
+            - { address: 127.0.0.1, port: %d, zone: a }
+        """.formatted(51_000 + generation);
+  }
+
+  static Set<String> addresses(int generation) {
+    return Set.of("127.0.0.1:50051", "127.0.0.1:" + (51_000 + generation));
   }
 }

@@ -61,6 +61,13 @@ import org.slf4j.LoggerFactory;
  * or a watch is down, the last known endpoints are kept (fail static) and published as STALE with
  * a violation saying why, and FRESH again once it recovers. Never synced and unreachable is FAILED
  * with no endpoints. Each change of health is logged once, never once per retry.
+ *
+ * <p>A list that comes back empty is not trusted to wipe the source: when an informer's relist
+ * (after {@code 410 Gone}, or a watch that could not resume) removes every Service or every
+ * EndpointSlice it held and so leaves no endpoints where there were some, the last known
+ * endpoints stay, STALE with a {@value #RULE_EMPTY_LIST} violation, until a list or watch shows
+ * any object again. An API server that lost its storage, or answers a bad list, does this; a
+ * real teardown arrives as watch events (each object deleted, seen), which are applied as usual.
  */
 public final class KubernetesEndpointSource implements EndpointSource {
 
@@ -68,6 +75,9 @@ public final class KubernetesEndpointSource implements EndpointSource {
 
   /** Rule id of the violation published while the API server cannot be reached. */
   public static final String RULE_UNREACHABLE = "source.unreachable";
+
+  /** Rule id of the violation published while a list came back empty where there were endpoints. */
+  public static final String RULE_EMPTY_LIST = "source.empty-list";
 
   private static final String ID = "kubernetes";
 
@@ -80,9 +90,16 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private final List<SharedIndexInformer<Service>> serviceInformers = new ArrayList<>();
   private final List<SharedIndexInformer<EndpointSlice>> sliceInformers = new ArrayList<>();
 
+  /** Per kind: the informers' caches were last emptied by a list, not by watched deletions. */
+  private final AtomicBoolean servicesEmptiedByList = new AtomicBoolean();
+  private final AtomicBoolean slicesEmptiedByList = new AtomicBoolean();
+
   // Confined to the worker thread.
   private Consumer<SourceState> publish;
   private boolean synced;
+  /** What the probe found: reachability and the watches; null before the first probe. */
+  private SourceHealth reachability;
+  private List<Violation> reachabilityProblems = List.of();
   private SourceHealth health;
   private List<Violation> problems = List.of();
   private Map<String, List<EndpointSpec>> endpoints = Map.of();
@@ -117,8 +134,8 @@ public final class KubernetesEndpointSource implements EndpointSource {
     client = new KubernetesClientBuilder().withConfig(config(settings)).build();
     List<CompletableFuture<Void>> syncs = new ArrayList<>();
     for (String namespace : settings.namespaces()) {
-      SharedIndexInformer<Service> services = informer(servicesIn(namespace));
-      SharedIndexInformer<EndpointSlice> slices = informer(slicesIn(namespace));
+      SharedIndexInformer<Service> services = informer(servicesIn(namespace), servicesEmptiedByList);
+      SharedIndexInformer<EndpointSlice> slices = informer(slicesIn(namespace), slicesEmptiedByList);
       serviceInformers.add(services);
       sliceInformers.add(slices);
       syncs.add(services.start().toCompletableFuture());
@@ -180,11 +197,12 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private static final String ALL = KubernetesSourceSettings.ALL_NAMESPACES;
 
   private <T extends HasMetadata> SharedIndexInformer<T> informer(
-      io.fabric8.kubernetes.client.dsl.Informable<T> what) {
+      io.fabric8.kubernetes.client.dsl.Informable<T> what, AtomicBoolean emptiedByList) {
     SharedIndexInformer<T> informer = what.runnableInformer(0);
     informer.addEventHandler(new ResourceEventHandler<T>() {
       @Override
       public void onAdd(T obj) {
+        emptiedByList.set(false);
         requestRebuild();
       }
 
@@ -193,8 +211,13 @@ public final class KubernetesEndpointSource implements EndpointSource {
         requestRebuild();
       }
 
+      /**
+       * {@code deletedFinalStateUnknown} is how fabric8 reports an object that a list no longer
+       * had (nobody saw it deleted); a watched deletion is reported without it.
+       */
       @Override
       public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        emptiedByList.set(deletedFinalStateUnknown && informer.getStore().listKeys().isEmpty());
         requestRebuild();
       }
     });
@@ -234,11 +257,11 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private void rebuild() {
     rebuildScheduled.set(false);
     if (synced) {
-      update(health == null ? SourceHealth.FRESH : health, problems);
+      update();
     }
   }
 
-  /** Decides the source's health from reachability and the informers, and publishes a change. */
+  /** Decides the source's reachability from a probe and the informers, and publishes a change. */
   private void probe() {
     if (closed) {
       return;
@@ -255,16 +278,14 @@ public final class KubernetesEndpointSource implements EndpointSource {
     if (problem == null && synced) {
       problem = informerProblem();
     }
-    if (problem == null) {
-      if (synced) {
-        update(SourceHealth.FRESH, List.of());
-      }
-      return;
-    }
-    SourceHealth next = synced ? SourceHealth.STALE : SourceHealth.FAILED;
-    if (next != health) {
+    SourceHealth found = problem == null ? SourceHealth.FRESH : synced ? SourceHealth.STALE : SourceHealth.FAILED;
+    if (problem != null && found != reachability) {
       log.warn("{}: {} ({})", ID, problem, cause == null ? "informer state" : rootMessage(cause));
-      update(next, List.of(Violation.error(RULE_UNREACHABLE, ID, "", problem)));
+    }
+    reachability = found;
+    reachabilityProblems = problem == null ? List.of() : List.of(Violation.error(RULE_UNREACHABLE, ID, "", problem));
+    if (synced || problem != null) {
+      update();
     }
   }
 
@@ -288,8 +309,21 @@ public final class KubernetesEndpointSource implements EndpointSource {
   }
 
   /** Rebuilds the full state from the caches and publishes it if health or content changed. */
-  private void update(SourceHealth nextHealth, List<Violation> nextProblems) {
+  private void update() {
     Map<String, List<EndpointSpec>> next = synced ? current() : endpoints;
+    SourceHealth nextHealth = reachability == null ? SourceHealth.FRESH : reachability;
+    List<Violation> nextProblems = reachabilityProblems;
+    String emptied = synced && next.isEmpty() && !endpoints.isEmpty() ? emptiedByList() : null;
+    if (emptied != null) {
+      next = endpoints;
+      nextHealth = SourceHealth.STALE;
+      List<Violation> both = new ArrayList<>(reachabilityProblems);
+      both.add(Violation.error(RULE_EMPTY_LIST, ID, "", emptied));
+      nextProblems = both;
+      if (!problems.equals(nextProblems)) {
+        log.warn("{}: {}", ID, emptied);
+      }
+    }
     if (nextHealth == health && next.equals(endpoints) && nextProblems.equals(problems)) {
       return;
     }
@@ -301,6 +335,28 @@ public final class KubernetesEndpointSource implements EndpointSource {
     problems = nextProblems;
     endpoints = next;
     publish.accept(new SourceState(ID, ++generation, health, endpoints, problems));
+  }
+
+  /**
+   * Why no endpoints are left, if a list emptied the Services or the EndpointSlices (rather than
+   * watched deletions); null if not.
+   */
+  private String emptiedByList() {
+    boolean noServices =
+        servicesEmptiedByList.get() && serviceInformers.stream().allMatch(KubernetesEndpointSource::empty);
+    boolean noSlices = slicesEmptiedByList.get() && sliceInformers.stream().allMatch(KubernetesEndpointSource::empty);
+    if (!noServices && !noSlices) {
+      return null;
+    }
+    String what = noServices && noSlices ? "no Services and no EndpointSlices"
+        : noServices ? "no Services" : "no EndpointSlices";
+    return "the API server at " + client.getMasterUrl() + " listed " + what + " where there were " + count(endpoints)
+        + " endpoints in " + endpoints.size() + (endpoints.size() == 1 ? " cluster" : " clusters")
+        + "; keeping the last known endpoints until it lists some again";
+  }
+
+  private static boolean empty(SharedIndexInformer<?> informer) {
+    return informer.getStore().listKeys().isEmpty();
   }
 
   private Map<String, List<EndpointSpec>> current() {

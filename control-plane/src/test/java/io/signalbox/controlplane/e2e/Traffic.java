@@ -1,0 +1,84 @@
+package io.signalbox.controlplane.e2e;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.testing.protobuf.SimpleRequest;
+import io.grpc.testing.protobuf.SimpleServiceGrpc;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A grpc-xds client ({@code xds:///greeter}, bootstrapped by {@link Workspace#bootstrapGrpcXds})
+ * calling the {@link Backends} without pause on a background thread, the way a service keeps
+ * calling while its control plane has trouble: every failed RPC is kept, with its status.
+ */
+final class Traffic implements AutoCloseable {
+
+  private final ManagedChannel channel;
+  private final AtomicLong succeeded = new AtomicLong();
+  private final List<String> failures = new CopyOnWriteArrayList<>();
+  private volatile boolean running;
+  private Thread caller;
+
+  Traffic(String target) {
+    channel = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+  }
+
+  /** One RPC; the name of the backend that answered. */
+  String call() {
+    return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+        .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
+  }
+
+  /** The backends that answered {@code n} RPCs. */
+  Set<String> calls(int n) {
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      seen.add(call());
+    }
+    return seen;
+  }
+
+  /** From now on, one RPC every few milliseconds in the background, each counted. */
+  void startCalling() {
+    running = true;
+    caller = new Thread(() -> {
+      while (running) {
+        try {
+          call();
+          succeeded.incrementAndGet();
+        } catch (StatusRuntimeException e) {
+          failures.add(java.time.Instant.now() + " " + e.getStatus());
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+    }, "traffic");
+    caller.setDaemon(true);
+    caller.start();
+  }
+
+  long succeeded() {
+    return succeeded.get();
+  }
+
+  /** Every RPC of the background caller that failed, with when and its status. */
+  List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    running = false;
+    if (caller != null) {
+      caller.join(TimeUnit.SECONDS.toMillis(10));
+    }
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  }
+}
