@@ -7,9 +7,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +23,14 @@ class WatchedFileTest {
   @TempDir Path dir;
 
   private final List<WatchedFile.Event> events = new CopyOnWriteArrayList<>();
+
+  /** A quiet period no test waits out on its own: only advancing {@link #ticker} ends it. */
+  private static final WatchedFile.Timing HOUR_QUIET = new WatchedFile.Timing(Duration.ofHours(1), Duration.ofHours(1));
+
+  /** The watcher's time, moved by hand; it never moves by itself. */
+  private final AtomicLong ticker = new AtomicLong();
+
+  private final AtomicInteger noise = new AtomicInteger();
 
   private static WatchedFile.Event content(String text) {
     return new WatchedFile.Event.Content(text.getBytes(StandardCharsets.UTF_8));
@@ -80,5 +91,89 @@ class WatchedFileTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().equals("watched-file:closing-test.yaml") && t.isAlive())
         .toList();
+  }
+
+  @Test
+  void readsAFileReplacedByRenameAtOnceWithoutWaitingForTheQuietPeriod() throws IOException {
+    Path file = Files.writeString(dir.resolve("d.yaml"), "one");
+
+    try (WatchedFile ignored = WatchedFile.start(file, HOUR_QUIET, ticker::get, events::add)) {
+      replaceByRename(file, "two");
+
+      // The watcher's clock never moves: only a read without a quiet period can deliver this.
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
+      assertThat(events).containsExactly(content("one"), content("two"));
+    }
+  }
+
+  @Test
+  void waitsTheQuietPeriodForAFileWrittenInPlace() throws IOException {
+    Path file = Files.writeString(dir.resolve("e.yaml"), "one");
+
+    try (WatchedFile watched = WatchedFile.start(file, HOUR_QUIET, ticker::get, events::add)) {
+      Files.writeString(file, "two"); // truncate and write: the same inode
+
+      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
+      wakeWatcher();
+      assertThat(events).containsExactly(content("one"));
+
+      ticker.addAndGet(Duration.ofHours(1).toNanos());
+      wakeWatcher();
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
+      assertThat(events).containsExactly(content("one"), content("two"));
+    }
+  }
+
+  @Test
+  void waitsTheQuietPeriodForAFileDeletedAndWrittenAnewUnderItsName() throws IOException {
+    Path file = Files.writeString(dir.resolve("f.yaml"), "one");
+
+    try (WatchedFile watched = WatchedFile.start(file, HOUR_QUIET, ticker::get, events::add)) {
+      // What an editor that moves the old file away and writes a new one does: a new inode, written
+      // in place, so possibly half-written when the watcher looks.
+      Files.move(file, dir.resolve("f.yaml~"));
+      Files.writeString(file, "two");
+
+      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
+      wakeWatcher();
+      assertThat(events).containsExactly(content("one"));
+
+      ticker.addAndGet(Duration.ofHours(1).toNanos());
+      wakeWatcher();
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
+      assertThat(events).containsExactly(content("one"), content("two"));
+    }
+  }
+
+  @Test
+  void readsTheFirstReplacementAtOnceAndCoalescesTheRestOfABurst() throws IOException {
+    Path file = Files.writeString(dir.resolve("g.yaml"), "one");
+
+    try (WatchedFile watched = WatchedFile.start(file, HOUR_QUIET, ticker::get, events::add)) {
+      replaceByRename(file, "two");
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
+
+      replaceByRename(file, "three");
+      replaceByRename(file, "four");
+
+      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
+      wakeWatcher();
+      assertThat(events).containsExactly(content("one"), content("two"));
+
+      ticker.addAndGet(Duration.ofHours(1).toNanos());
+      wakeWatcher();
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 3);
+      assertThat(events).containsExactly(content("one"), content("two"), content("four"));
+    }
+  }
+
+  private void replaceByRename(Path file, String text) throws IOException {
+    Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), text);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** An event in the watched directory: the watcher wakes and looks at its clock again. */
+  private void wakeWatcher() throws IOException {
+    Files.writeString(dir.resolve("noise.txt"), Integer.toString(noise.incrementAndGet()));
   }
 }
