@@ -1,6 +1,7 @@
 package io.signalbox.source.file;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -69,6 +70,11 @@ public final class WatchedFile implements AutoCloseable {
       @Override
       public byte[] bytes() {
         return bytes.clone();
+      }
+
+      /** The content as UTF-8 text, without the copy {@link #bytes()} makes (a file may be megabytes). */
+      public String text() {
+        return new String(bytes, StandardCharsets.UTF_8);
       }
 
       @Override

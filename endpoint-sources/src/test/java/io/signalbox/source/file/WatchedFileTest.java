@@ -77,6 +77,11 @@ class WatchedFileTest {
   }
 
   @Test
+  void contentReadsAsUtf8Text() {
+    assertThat(content("zone: zürich").text()).isEqualTo("zone: zürich");
+  }
+
+  @Test
   void closeStopsTheWatcherThreadPromptly() throws IOException {
     Path file = Files.writeString(dir.resolve("closing-test.yaml"), "x");
     WatchedFile watched = WatchedFile.start(file, FAST, events::add);
