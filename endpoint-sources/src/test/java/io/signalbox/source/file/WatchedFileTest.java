@@ -78,7 +78,7 @@ class WatchedFileTest {
 
   @Test
   void contentReadsAsUtf8Text() {
-    assertThat(content("zone: zürich").text()).isEqualTo("zone: zürich");
+    assertThat(new WatchedFile.Event.Content("zone: zürich".getBytes(StandardCharsets.UTF_8)).text()).isEqualTo("zone: zürich");
   }
 
   @Test
