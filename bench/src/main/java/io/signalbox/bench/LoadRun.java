@@ -59,6 +59,7 @@ public final class LoadRun {
     long spawned = System.nanoTime();
     try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
       double startMillis = (System.nanoTime() - spawned) / 1e6;
+      double startCpuMillis = server.cpuMillis();
       log.info("{}: serving {} ms after the process was started", scenario.label(), Math.round(startMillis));
       warmUp(workload, xdsPort);
       long heapIdle = server.heapAfterGc();
@@ -83,7 +84,8 @@ public final class LoadRun {
         if (plan.warm() > 0) {
           phases.add(measured("warm", dir, fleet, server, adminPort, k, plan.warm()));
         }
-        return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), startMillis, stormMillis,
+        return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), startMillis, startCpuMillis,
+            stormMillis,
             fleet.notReady(), heapPerClient, fleet.total(s -> s.errors.get()), phases);
       }
     }

@@ -16,6 +16,7 @@ final class ResultTable {
 
   private static final List<Row<RunResult>> RUN_ROWS = List.of(
       new Row<>("server start -> serving (ms)", RunResult::startMillis, "%.0f"),
+      new Row<>("  server CPU until serving (ms)", RunResult::startCpuMillis, "%.0f"),
       new Row<>("connect storm (ms)", RunResult::stormMillis, "%.0f"),
       new Row<>("heap/client after GC (KB)", r -> r.heapPerClientBytes() / 1024.0, "%.1f"),
       new Row<>("stream errors", r -> r.errors(), "%.0f"),
@@ -36,7 +37,7 @@ final class ResultTable {
           ? Double.NaN : p.serializations() / (double) p.changes().size(), "%.1f"));
 
   private static final int LABEL = 34;
-  private static final int COLUMN = 15;
+  private static final int COLUMN = 17;
 
   private ResultTable() {}
 

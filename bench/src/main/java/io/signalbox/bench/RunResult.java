@@ -11,6 +11,7 @@ import java.util.Optional;
  * @param startMillis from starting the server process until it serves (Signalbox: {@code /readyz} and
  *     an epoch; the baselines: the xDS port accepts connections, which they open after their first
  *     snapshot)
+ * @param startCpuMillis the server's CPU time (all threads) until then
  * @param stormMillis from opening the first stream until the last client held every resource
  * @param notReady clients that never held every resource within the timeout
  * @param heapPerClientBytes (heap after GC with the fleet connected − heap after GC with none) / clients
@@ -22,6 +23,7 @@ public record RunResult(
     Fleet.Mode mode,
     int clients,
     double startMillis,
+    double startCpuMillis,
     double stormMillis,
     long notReady,
     long heapPerClientBytes,
