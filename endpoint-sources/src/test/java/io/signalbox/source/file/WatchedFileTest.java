@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -118,14 +119,7 @@ class WatchedFileTest {
     try (WatchedFile watched = WatchedFile.start(file, HOUR_QUIET, ticker::get, events::add)) {
       Files.writeString(file, "two"); // truncate and write: the same inode
 
-      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
-      wakeWatcher();
-      assertThat(events).containsExactly(content("one"));
-
-      ticker.addAndGet(Duration.ofHours(1).toNanos());
-      wakeWatcher();
-      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
-      assertThat(events).containsExactly(content("one"), content("two"));
+      assertDeliveredOnlyAfterTheQuietPeriod(watched, content("one"), content("two"));
     }
   }
 
@@ -139,14 +133,7 @@ class WatchedFileTest {
       Files.move(file, dir.resolve("f.yaml~"));
       Files.writeString(file, "two");
 
-      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
-      wakeWatcher();
-      assertThat(events).containsExactly(content("one"));
-
-      ticker.addAndGet(Duration.ofHours(1).toNanos());
-      wakeWatcher();
-      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2);
-      assertThat(events).containsExactly(content("one"), content("two"));
+      assertDeliveredOnlyAfterTheQuietPeriod(watched, content("one"), content("two"));
     }
   }
 
@@ -161,15 +148,24 @@ class WatchedFileTest {
       replaceByRename(file, "three");
       replaceByRename(file, "four");
 
-      await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
-      wakeWatcher();
-      assertThat(events).containsExactly(content("one"), content("two"));
-
-      ticker.addAndGet(Duration.ofHours(1).toNanos());
-      wakeWatcher();
-      await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 3);
-      assertThat(events).containsExactly(content("one"), content("two"), content("four"));
+      assertDeliveredOnlyAfterTheQuietPeriod(watched, content("one"), content("two"), content("four"));
     }
+  }
+
+  /**
+   * The watcher has seen a change and waits for its quiet period, with everything but the last of
+   * {@code expected} delivered; once its clock has moved by the quiet period, the last one is too.
+   */
+  private void assertDeliveredOnlyAfterTheQuietPeriod(WatchedFile watched, WatchedFile.Event... expected)
+      throws IOException {
+    await().atMost(Duration.ofSeconds(10)).until(watched::readPending);
+    wakeWatcher();
+    assertThat(events).containsExactly(Arrays.copyOf(expected, expected.length - 1));
+
+    ticker.addAndGet(HOUR_QUIET.quietPeriod().toNanos());
+    wakeWatcher();
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == expected.length);
+    assertThat(events).containsExactly(expected);
   }
 
   private void replaceByRename(Path file, String text) throws IOException {
