@@ -16,11 +16,13 @@ public record ChangePlan(int coldAfter, int cold, int warmup, int warm) {
   static final int MAX_TOTAL = 9_000;
 
   public ChangePlan {
+    // Not "this": in a compact constructor the fields are still unset, and it would print zeros.
+    String counts = "cold-after " + coldAfter + ", cold " + cold + ", warm-up " + warmup + ", warm " + warm;
     if (coldAfter < 0 || cold < 0 || warmup < 0 || warm < 0) {
-      throw new IllegalArgumentException("change counts must not be negative: " + this);
+      throw new IllegalArgumentException("change counts must not be negative: " + counts);
     }
     if ((long) coldAfter + cold + warmup + warm > MAX_TOTAL) {
-      throw new IllegalArgumentException("at most " + MAX_TOTAL + " changes in all, was " + this);
+      throw new IllegalArgumentException("at most " + MAX_TOTAL + " changes in all, was " + counts);
     }
   }
 

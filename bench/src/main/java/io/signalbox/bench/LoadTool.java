@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code load}: runs the fleet scenario against Signalbox and the java-control-plane baselines, one
@@ -21,6 +23,8 @@ import picocli.CommandLine.Option;
     description = "Connect a simulated fleet, apply one-endpoint changes through the endpoint file, measure.")
 public final class LoadTool implements Callable<Integer> {
 
+  /** Where refusals are printed: picocli's error writer, so a test can read them. */
+  @Spec CommandSpec spec;
 
   @Option(names = "--clients", defaultValue = "1000") int clients;
   @Option(names = "--clusters", defaultValue = "100") int clusters;
@@ -58,18 +62,29 @@ public final class LoadTool implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    java.io.PrintWriter err = spec.commandLine().getErr();
+    if (rounds < 1) {
+      err.println("--rounds must be at least 1, was " + rounds);
+      return 2;
+    }
     List<Scenario.Target> order;
+    ChangePlan plan;
     try {
       order = targets(targets);
+      plan = new ChangePlan(coldAfter, coldChanges, warmupChanges, changes);
     } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+      err.println(e.getMessage());
       return 2;
     }
     if (!Files.isRegularFile(signalboxJar) && order.stream().anyMatch(Scenario.Target::signalbox)) {
-      System.err.println("no Signalbox jar at " + signalboxJar + " (build it: mvn -B -DskipTests package)");
+      err.println("no Signalbox jar at " + signalboxJar + " (build it: mvn -B -DskipTests package)");
       return 1;
     }
-    ChangePlan plan = new ChangePlan(coldAfter, coldChanges, warmupChanges, changes);
+    if (!Files.isRegularFile(cdsArchive) && order.contains(Scenario.Target.SIGNALBOX_CDS)) {
+      err.println("no class-data-sharing archive at " + cdsArchive
+          + " (build it: mvn -B -DskipTests package -Pcds; see docs/benchmarks.md, \"Class data sharing\")");
+      return 1;
+    }
     Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
         debounce, fileQuietPeriod, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar, cdsArchive,
         absoluteClasspath(), workDir, timeout);
