@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
  *
  * <p>An archive holds for exactly one jar file and one JDK build: a rebuilt jar or another JDK
  * makes the JVM ignore it with a warning and load classes as usual. The bench module runs this at
- * {@code package} time ({@code -Dsignalbox.cds.skip} skips it); a failed training leaves no archive
- * and fails nothing, because the server runs the same without one.
+ * {@code package} time when asked to ({@code -Pcds} or {@code -Dsignalbox.cds}: the training takes
+ * over a minute on two cores, too long for every build); a failed training leaves no archive and
+ * fails nothing, because the server runs the same without one.
  */
 @Command(name = "cds-archive", mixinStandardHelpOptions = true,
     description = "Build control-plane/target/signalbox.jsa (AppCDS) from a short training run of the jar.")
