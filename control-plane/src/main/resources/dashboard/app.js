@@ -1,69 +1,12 @@
 // Signalbox dashboard: polls the admin API every 2 s (DESIGN §6: no stream held open, no external
-// network). Every value from the API is written with textContent, never parsed as HTML: NACK
-// messages come from clients.
+// network) and draws what it gets. Helpers live in common.js, the charts in charts.js.
 'use strict';
 
 const POLL_MS = 2000;
 const CLIENT_ROWS = 200;
-const TYPE_NAMES = {
-  'envoy.config.cluster.v3.Cluster': 'CDS',
-  'envoy.config.endpoint.v3.ClusterLoadAssignment': 'EDS',
-  'envoy.config.listener.v3.Listener': 'LDS',
-  'envoy.config.route.v3.RouteConfiguration': 'RDS',
-};
 
-let token = sessionStorage.getItem('signalbox.token');
 let timer = null;
-
-const $ = (id) => document.getElementById(id);
-
-function typeName(url) {
-  const full = url.substring(url.lastIndexOf('/') + 1);
-  return TYPE_NAMES[full] || full;
-}
-
-function ago(iso, now) {
-  if (!iso) return '–';
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 120) return s + ' s ago';
-  if (s < 7200) return Math.round(s / 60) + ' min ago';
-  return Math.round(s / 3600) + ' h ago';
-}
-
-function cell(row, text, cls) {
-  const td = document.createElement('td');
-  td.textContent = text === null || text === undefined ? '–' : String(text);
-  if (cls) td.className = cls;
-  row.appendChild(td);
-  return td;
-}
-
-function fill(tableId, items, render) {
-  const body = $(tableId).tBodies[0];
-  const rows = items.map((item) => {
-    const tr = document.createElement('tr');
-    render(tr, item);
-    return tr;
-  });
-  body.replaceChildren(...rows);
-}
-
-class Unauthorized extends Error {}
-
-async function api(path) {
-  const headers = { Accept: 'application/json' };
-  if (token) headers.Authorization = 'Bearer ' + token;
-  const response = await fetch(path, { headers, cache: 'no-store' });
-  if (response.status === 401 || response.status === 403) {
-    const body = await response.json().catch(() => ({}));
-    throw new Unauthorized(body.message || response.statusText);
-  }
-  if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
-    throw new Error(path + ': ' + (body.message || response.status));
-  }
-  return { body: await response.json(), total: response.headers.get('X-Total-Count') };
-}
+let canOperate = false;
 
 function renderGlance(status, summary) {
   $('epoch').textContent = status.epoch;
@@ -79,10 +22,79 @@ function renderGlance(status, summary) {
   $('nacking').className = summary.nacking > 0 ? 'bad' : 'ok';
 }
 
+function renderWhoami(me) {
+  canOperate = me.canOperate;
+  $('whoami').textContent = me.role ? 'signed in as ' + me.name + ' (' + me.role + ')' : 'open admin API (no tokens configured)';
+}
+
+async function confirmHeld(cluster, button) {
+  button.disabled = true;
+  const result = $('confirm-result');
+  try {
+    await api('/api/v1/clusters/' + encodeURIComponent(cluster) + '/confirm',
+        { method: 'POST', body: { reason: 'confirmed on the dashboard' } });
+    result.textContent = 'Confirmed the held update of ' + cluster + '.';
+    result.className = 'ok';
+  } catch (e) {
+    result.textContent = 'Could not confirm ' + cluster + ': ' + e.message;
+    result.className = 'error';
+    button.disabled = false;
+  }
+  poll();
+}
+
+function renderHeld(status, now) {
+  fillOrEmpty('held', 'held-empty', status.held || [], (tr, h) => {
+    tr.dataset.cluster = h.cluster;
+    cell(tr, h.cluster);
+    cell(tr, h.rule);
+    cell(tr, h.message, 'msg');
+    cell(tr, ago(h.since, now)).title = h.since;
+    const td = cell(tr, '');
+    // Only operators may confirm; a viewer gets no button at all, not a disabled one.
+    if (canOperate) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'confirm';
+      button.textContent = 'Confirm';
+      button.setAttribute('aria-label', 'Confirm the held update of ' + h.cluster);
+      button.addEventListener('click', () => confirmHeld(h.cluster, button));
+      td.appendChild(button);
+    }
+  });
+}
+
+function renderDrains(drains, now) {
+  fillOrEmpty('drains', 'drains-empty', drains, (tr, d) => {
+    tr.dataset.endpoint = d.cluster + '/' + d.endpoint;
+    cell(tr, d.cluster + '/' + d.endpoint);
+    cell(tr, d.actor + (d.reason ? ': ' + d.reason : ''));
+    const td = cell(tr, '');
+    const bar = document.createElement('progress');
+    bar.max = Math.max(1, d.clientsTotal);
+    bar.value = d.clientsAcked;
+    bar.setAttribute('aria-label', d.clientsAcked + ' of ' + d.clientsTotal + ' clients acknowledged');
+    td.append(bar, ' ' + (d.drainingEpoch === null ? 'waiting for its epoch'
+        : d.clientsAcked + ' / ' + d.clientsTotal + ' (epoch ' + d.drainingEpoch + ')'));
+    const left = Math.round((Date.parse(d.deadline) - now) / 1000);
+    cell(tr, d.deadlinePassed ? 'passed' : 'in ' + seconds(Math.max(0, left))).title = d.deadline;
+    cell(tr, d.safeToRemove ? 'yes' : 'not yet', d.safeToRemove ? 'ok' : 'warn');
+  });
+}
+
+function renderNackGroups(summary, now) {
+  fillOrEmpty('nack-groups', 'nack-groups-empty', summary.nacksByMessage || [], (tr, g) => {
+    cell(tr, typeName(g.type));
+    cell(tr, g.message, 'msg bad');
+    cell(tr, g.clients, 'num');
+    cell(tr, g.groups.join(', '));
+    cell(tr, g.minEpoch === g.maxEpoch ? g.minEpoch : g.minEpoch + '–' + g.maxEpoch);
+    cell(tr, ago(g.lastAt, now)).title = g.lastAt || '';
+  });
+}
+
 function renderNacks(summary, now) {
-  $('nacks').hidden = summary.nacks.length === 0;
-  $('nacks-empty').hidden = summary.nacks.length > 0;
-  fill('nacks', summary.nacks, (tr, n) => {
+  fillOrEmpty('nacks', 'nacks-empty', summary.nacks, (tr, n) => {
     tr.dataset.node = n.nodeId;
     cell(tr, n.nodeId);
     cell(tr, n.group);
@@ -92,6 +104,18 @@ function renderNacks(summary, now) {
     cell(tr, n.message, 'msg');
     cell(tr, ago(n.at, now));
   });
+}
+
+function renderConvergence(epochs) {
+  drawConvergence('convergence-chart', epochs);
+  const newest = epochs[0];
+  if (!newest) {
+    $('convergence-summary').textContent = 'No epoch observed yet.';
+    return;
+  }
+  const parts = SHARES.map((s) => s.label + ' ' + (newest.seconds[s.key] === null ? 'not yet' : 'in ' + seconds(newest.seconds[s.key])));
+  $('convergence-summary').textContent = 'Epoch ' + newest.epoch + ' (' + newest.holding + ' of ' + newest.clients
+      + ' clients hold it): ' + parts.join(', ') + (newest.nacked ? '; NACKed by ' + newest.nacked : '') + '.';
 }
 
 function renderGroups(summary) {
@@ -104,22 +128,16 @@ function renderGroups(summary) {
     cell(tr, g.maxLagSeconds.toFixed(1), 'num');
     cell(tr, g.nacking, 'num' + (g.nacking > 0 ? ' bad' : ''));
   });
-  const entries = Object.entries(summary.byEpoch);
-  fill('by-epoch', entries, (tr, [epoch, count]) => {
-    cell(tr, epoch + (Number(epoch) === summary.epoch ? ' (current)' : ''));
-    cell(tr, count, 'num');
-    const td = cell(tr, '');
-    const bar = document.createElement('span');
-    bar.className = 'bar';
-    bar.style.width = Math.max(1, Math.round((200 * count) / Math.max(1, summary.clients))) + 'px';
-    td.appendChild(bar);
-    td.append(' ' + Math.round((100 * count) / Math.max(1, summary.clients)) + '%');
-  });
+  drawHistogram('by-epoch-chart', summary.byEpoch, summary.epoch, summary.clients);
 }
 
 function renderEpochs(epochs, now) {
   fill('epochs', epochs, (tr, e) => {
-    cell(tr, e.epoch, 'num');
+    const td = cell(tr, '', 'num');
+    const link = document.createElement('a');
+    link.href = '/dashboard/epoch.html?epoch=' + e.epoch;
+    link.textContent = e.epoch;
+    td.appendChild(link);
     cell(tr, e.status, e.status === 'REJECTED' ? 'bad' : e.status === 'SAFE' ? 'ok' : '');
     cell(tr, e.cause);
     cell(tr, e.reason || '');
@@ -157,7 +175,7 @@ function renderClients(clients, total) {
     cell(tr, c.nodeId);
     cell(tr, c.group);
     cell(tr, c.zone || '');
-    cell(tr, c.heldEpoch, "num");
+    cell(tr, c.heldEpoch, 'num');
     cell(tr, c.lagEpochs, 'num' + (c.lagEpochs > 0 ? ' warn' : ' ok'));
     cell(tr, c.lagSeconds.toFixed(1), 'num');
     const types = Object.entries(c.types)
@@ -175,17 +193,28 @@ async function poll() {
   const now = Date.now();
   const q = encodeURIComponent($('filter').value.trim());
   try {
-    const [status, summary, epochs, clients] = await Promise.all([
+    const [me, status, summary, epochs, clients, drains, convergence, lag] = await Promise.all([
+      api('/api/v1/whoami'),
       api('/api/v1/status'),
       api('/api/v1/clients/summary'),
       api('/api/v1/epochs?limit=15'),
       api('/api/v1/clients?limit=' + CLIENT_ROWS + (q ? '&q=' + q : '')),
+      api('/api/v1/drains'),
+      api('/api/v1/convergence'),
+      api('/api/v1/lag?groups=' + LAG_GROUPS),
     ]);
     $('login').hidden = true;
     $('main').hidden = false;
+    renderWhoami(me.body);
     renderGlance(status.body, summary.body);
-    renderNacks(summary.body, now);
+    renderHeld(status.body, now);
+    renderDrains(drains.body, now);
+    renderNackGroups(summary.body, now);
+    renderConvergence(convergence.body);
+    drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, last 15 minutes');
+    drawLag('lag-seconds-chart', lag.body, 'maxLagSeconds', 'Longest time a client has lacked an epoch, last 15 minutes');
     renderGroups(summary.body);
+    renderNacks(summary.body, now);
     renderEpochs(epochs.body, now);
     renderHealth(status.body, now);
     renderClients(clients.body, Number(clients.total));
@@ -195,7 +224,7 @@ async function poll() {
     if (e instanceof Unauthorized) {
       $('login').hidden = false;
       $('main').hidden = true;
-      $('login-error').textContent = token ? e.message : '';
+      $('login-error').textContent = Signalbox.token ? e.message : '';
       $('updated').textContent = 'token needed';
       return; // resume once a token is entered
     }
@@ -207,8 +236,7 @@ async function poll() {
 
 $('login').addEventListener('submit', (event) => {
   event.preventDefault();
-  token = $('token').value.trim();
-  sessionStorage.setItem('signalbox.token', token);
+  useToken($('token').value.trim());
   poll();
 });
 

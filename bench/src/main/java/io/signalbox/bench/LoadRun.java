@@ -37,14 +37,24 @@ public final class LoadRun {
   private static final Duration MAX_SETTLE = Duration.ofSeconds(15);
 
   private final Scenario scenario;
+  private final Duration hold;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private LoadRun(Scenario scenario) {
+  private LoadRun(Scenario scenario, Duration hold) {
     this.scenario = scenario;
+    this.hold = hold;
   }
 
   public static RunResult run(Scenario scenario) throws InterruptedException {
-    return new LoadRun(scenario).run();
+    return run(scenario, Duration.ZERO);
+  }
+
+  /**
+   * @param hold how long the server and the connected fleet stay up after the measurements, for a
+   *     look at the dashboard under load (the screenshot in docs/ was taken this way)
+   */
+  public static RunResult run(Scenario scenario, Duration hold) throws InterruptedException {
+    return new LoadRun(scenario, hold).run();
   }
 
   private RunResult run() throws InterruptedException {
@@ -83,6 +93,11 @@ public final class LoadRun {
         k = unmeasured(dir, fleet, k + plan.cold(), plan.warmup());
         if (plan.warm() > 0) {
           phases.add(measured("warm", dir, fleet, server, adminPort, k, plan.warm()));
+        }
+        if (!hold.isZero()) {
+          log.info("{}: holding {} clients for {}; dashboard at http://127.0.0.1:{}/, endpoint file {}",
+              scenario.label(), fleet.size(), hold, adminPort, dir.resolve("endpoints.yaml"));
+          TimeUnit.MILLISECONDS.sleep(hold.toMillis());
         }
         return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), startMillis, startCpuMillis,
             stormMillis,

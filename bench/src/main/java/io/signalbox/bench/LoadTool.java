@@ -59,6 +59,9 @@ public final class LoadTool implements Callable<Integer> {
       description = "Configs, endpoint files and server logs go here") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S",
       description = "How long all clients may take to hold one change (ISO-8601); the storm gets 4x") Duration timeout;
+  @Option(names = "--hold", defaultValue = "PT0S",
+      description = "Keep each Signalbox server and its fleet up this long after measuring (ISO-8601), to look at "
+          + "its dashboard under load") Duration hold;
 
   @Override
   public Integer call() throws Exception {
@@ -92,7 +95,7 @@ public final class LoadTool implements Callable<Integer> {
     for (int round = 1; round <= rounds; round++) {
       List<RunResult> results = new ArrayList<>();
       for (Scenario.Target target : order) {
-        results.add(LoadRun.run(scenario.withTarget(target)));
+        results.add(LoadRun.run(scenario.withTarget(target), target.signalbox() ? hold : Duration.ZERO));
       }
       String title = String.format(Locale.ROOT, "%d %s clients, %d clusters x %d endpoints, round %d of %d", clients,
           mode.name().toLowerCase(Locale.ROOT), clusters, endpoints, round, rounds);

@@ -3,6 +3,8 @@ package io.signalbox.controlplane;
 import io.signalbox.controlplane.cli.ClientsCommand;
 import io.signalbox.controlplane.cli.CliFailure;
 import io.signalbox.controlplane.cli.CompletionCommand;
+import io.signalbox.controlplane.cli.ConfirmCommand;
+import io.signalbox.controlplane.cli.DiffCommand;
 import io.signalbox.controlplane.cli.DrainCommand;
 import io.signalbox.controlplane.cli.EjectCommand;
 import io.signalbox.controlplane.cli.EndpointsCommand;
@@ -12,6 +14,9 @@ import io.signalbox.controlplane.cli.RollbackCommand;
 import io.signalbox.controlplane.cli.ServeCommand;
 import io.signalbox.controlplane.cli.StatusCommand;
 import io.signalbox.controlplane.cli.UndrainCommand;
+import io.signalbox.controlplane.cli.ValidateCommand;
+import io.signalbox.controlplane.cli.WaitCommand;
+import io.signalbox.controlplane.cli.WhyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,7 +28,8 @@ import picocli.CommandLine.Command;
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
     subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
-        FreezeCommand.class, FreezeCommand.Unfreeze.class, CompletionCommand.class, CommandLine.HelpCommand.class})
+        FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

@@ -15,7 +15,9 @@ import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.replica.Replica;
 import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
@@ -47,7 +49,6 @@ import org.slf4j.LoggerFactory;
 public final class SignalboxServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SignalboxServer.class);
-  private static final java.time.Duration ROLLOUT_CHECK = java.time.Duration.ofMillis(200);
 
   private final Runnable reload;
   private final SnapshotStore store;
@@ -59,9 +60,12 @@ public final class SignalboxServer implements AutoCloseable {
   private final WatchedFile configWatch;
   private final AdminServer admin;
 
+  private final Replica replica;
+
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
-      WatchedFile configWatch, AdminServer admin) {
+      WatchedFile configWatch, AdminServer admin, Replica replica) {
+    this.replica = replica;
     this.reload = reload;
     this.store = store;
     this.xds = xds;
@@ -81,7 +85,12 @@ public final class SignalboxServer implements AutoCloseable {
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
-    AdsServer xds = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters);
+    // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
+    Replica replica = isExternal(storeTarget)
+        ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)
+        : Replica.standalone(ClientStatusRecorder.thisProcess(), ads, store, clock);
+    XdsServer xds = replica.xds();
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
     Reconciler reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(), new IncrementalTranslator(),
         envoyRules::validate, config.reconcile().debounce(), config.reconcile().maxDelay(),
@@ -89,11 +98,15 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.holdStableFor(config.reconcile().holdStable());
     reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.retainEpochs(config.store().retainEpochs());
+    replica.attach(reconciler);
     reconciler.start(restored);
+    replica.start();
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
-    rolloutController.start(ROLLOUT_CHECK);
-    ClientStatusRecorder clientRecorder =
-        new ClientStatusRecorder(xds, store, clock, ClientStatusRecorder.Settings.defaults()).start();
+    rolloutController.start(config.rollout().checkInterval());
+    ClientStatusRecorder.Settings recording = ClientStatusRecorder.Settings.defaults();
+    ClientStatusRecorder clientRecorder = new ClientStatusRecorder(ads, store, clock,
+        new ClientStatusRecorder.Settings(replica.id(), recording.interval(), recording.refresh()),
+        replica::otherLiveReplicas).start();
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
@@ -104,7 +117,8 @@ public final class SignalboxServer implements AutoCloseable {
     }
     RegistrySource registry = null;
     if (config.sources().registry().enabled()) {
-      registry = new RegistrySource(new StoredLeases(store.leases()), config.sources().registry().leaseTtl(), clock);
+      registry = new RegistrySource(new StoredLeases(store.leases(), replica::leading, clock),
+          config.sources().registry().leaseTtl(), clock);
       sources.add(registry);
     }
     FirstSync firstSync = new FirstSync(
@@ -113,17 +127,29 @@ public final class SignalboxServer implements AutoCloseable {
     // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
     firstSync.offerConfig(DesiredStateTemplate.of(config.desiredStates(), config::clusterFor), "startup");
 
-    Runnable reload = () -> reload(configFile, reconciler, firstSync, "reload requested");
+    Runnable reload = () -> offer(ConfigLoader.parse(configFile), configFile, reconciler, firstSync, clock,
+        "reload requested");
     WatchedFile configWatch;
     try {
-      configWatch = WatchedFile.start(configFile, event -> reload(configFile, reconciler, firstSync, "config file changed"));
+      // The bytes the watcher settled are the ones parsed: reading the path again could see a
+      // later, half-written file and would defeat the quiet period.
+      configWatch = WatchedFile.start(configFile, event -> offer(event instanceof WatchedFile.Event.Content c
+          ? ConfigLoader.parse(c.bytes(), configFile) : missing(configFile), configFile, reconciler, firstSync, clock,
+          "config file changed"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
-        new AdminBackend(reconciler, xds, store, reload, meters, clock, registry), System::getenv);
-    return new SignalboxServer(reload, store, xds, reconciler, rolloutController, clientRecorder, sources,
-        configWatch, admin);
+        new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
+            replica::status),
+        System::getenv);
+    return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
+        configWatch, admin, replica);
+  }
+
+  /** An external PostgreSQL: what replicas share. {@code embedded} and {@code memory} are one process's. */
+  static boolean isExternal(StoreTarget target) {
+    return target.url() != null && target.url().startsWith("jdbc:");
   }
 
   static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
@@ -138,17 +164,22 @@ public final class SignalboxServer implements AutoCloseable {
         target.password()), clock);
   }
 
-  /** Re-reads the config file; an invalid file changes nothing and is reported. */
-  static void reload(Path configFile, Reconciler reconciler, FirstSync firstSync, String cause) {
-    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
+  /** Hands a parsed config to the writer; an invalid one changes nothing and is reported. */
+  static void offer(Parsed<SignalboxConfig> parsed, Path configFile, Reconciler reconciler, FirstSync firstSync,
+      Clock clock, String cause) {
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
       firstSync.offerConfig(DesiredStateTemplate.of(ok.value().desiredStates(), ok.value()::clusterFor), cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
       log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
           reconciler.status().epoch(), String.join("\n  ", lines));
-      reconciler.rejectInput(new RejectedCandidate(java.time.Instant.now(), cause, lines));
+      reconciler.rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
     }
+  }
+
+  private static Parsed<SignalboxConfig> missing(Path configFile) {
+    return Parsed.invalid(List.of(Violation.error("config.missing", configFile.toString(), "",
+        "the config file is missing; the last valid config stays in force")));
   }
 
   public void reload() {
@@ -171,8 +202,18 @@ public final class SignalboxServer implements AutoCloseable {
     return reconciler;
   }
 
+  /** This process's own xDS server and its own clients. */
   public AdsServer xds() {
     return xds;
+  }
+
+  /** This process's part among replicas (standalone: the only one). */
+  public Replica replica() {
+    return replica;
+  }
+
+  public RolloutController rollout() {
+    return rollout;
   }
 
   public SnapshotStore store() {
@@ -184,6 +225,8 @@ public final class SignalboxServer implements AutoCloseable {
     admin.close();
     configWatch.close();
     sources.forEach(EndpointSource::close);
+    // Gives the lease up first, so another replica leads without waiting for it to expire.
+    replica.close();
     rollout.close();
     reconciler.close();
     xds.close();

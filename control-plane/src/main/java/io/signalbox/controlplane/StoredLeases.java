@@ -13,13 +13,27 @@ import java.util.function.Supplier;
 final class StoredLeases implements Leases {
 
   private final LeaseStore store;
+  private final java.util.function.BooleanSupplier mayExpire;
+  private final java.time.Clock clock;
 
-  StoredLeases(LeaseStore store) {
+  /**
+   * @param mayExpire whether this process deletes expired leases: among replicas only the leader
+   *     does; a follower's sweep only re-reads, leaving out what has expired, so the state it would
+   *     build from on taking over never holds an endpoint whose lease ran out
+   */
+  StoredLeases(LeaseStore store, java.util.function.BooleanSupplier mayExpire, java.time.Clock clock) {
     this.store = store;
+    this.mayExpire = mayExpire;
+    this.clock = clock;
   }
 
   @Override
   public List<Lease> all() {
+    if (!mayExpire.getAsBoolean()) {
+      Instant now = clock.instant();
+      return call(() -> store.all().stream().filter(l -> l.expiresAt().isAfter(now)).map(StoredLeases::toLease)
+          .toList());
+    }
     return call(() -> store.all().stream().map(StoredLeases::toLease).toList());
   }
 
@@ -36,6 +50,9 @@ final class StoredLeases implements Leases {
 
   @Override
   public List<Lease> expire(Instant now) {
+    if (!mayExpire.getAsBoolean()) {
+      return List.of();
+    }
     return call(() -> store.expire(now).stream().map(StoredLeases::toLease).toList());
   }
 

@@ -39,7 +39,8 @@ public record ClientRecord(
   /**
    * Sent and acknowledged. Versions and times are null until something was sent or ACKed.
    *
-   * @param syncedEpoch the newest epoch whose content of this type the client is known to hold
+   * @param syncedEpoch the newest epoch whose content of this type the client holds exactly
+   * @param refusing its standing NACKs: resource name -> the version it refused and is offered around
    */
   public record Position(
       String sentVersion,
@@ -48,9 +49,20 @@ public record ClientRecord(
       String ackedVersion,
       long ackedEpoch,
       Instant ackedAt,
-      long syncedEpoch) {
+      long syncedEpoch,
+      java.util.Map<String, String> refusing) {
 
     public static final Position NOTHING_SENT = new Position(null, 0, null, null, 0, null, 0);
+
+    public Position {
+      refusing = refusing == null ? java.util.Map.of() : java.util.Map.copyOf(refusing);
+    }
+
+    /** A position with no standing NACK. */
+    public Position(String sentVersion, long sentEpoch, Instant sentAt, String ackedVersion, long ackedEpoch,
+        Instant ackedAt, long syncedEpoch) {
+      this(sentVersion, sentEpoch, sentAt, ackedVersion, ackedEpoch, ackedAt, syncedEpoch, java.util.Map.of());
+    }
   }
 
   /** @param epoch the epoch named by the rejected version */

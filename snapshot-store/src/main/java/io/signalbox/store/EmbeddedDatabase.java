@@ -65,11 +65,25 @@ public final class EmbeddedDatabase implements AutoCloseable {
           server.getPort(), dir, (System.nanoTime() - started) / 1_000_000);
       return new EmbeddedDatabase(server, dir);
     } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("could not start embedded PostgreSQL on " + dir + rootHint(), e);
+      throw new IllegalStateException("could not start embedded PostgreSQL on " + dir + hint(e), e);
     }
   }
 
-  private static String rootHint() {
+  /** zonky's message when no {@code postgres-<os>-<arch>.txz} is on the classpath. */
+  static final String ZONKY_MISSING_BINARIES = "Missing embedded postgres binaries";
+
+  /**
+   * Why the start most likely failed. A jar built with {@code -Dsignalbox.postgres.platform=none}
+   * (the external-PostgreSQL image) or for another platform carries no binaries for this one.
+   */
+  static String hint(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof IllegalStateException && ZONKY_MISSING_BINARIES.equals(t.getMessage())) {
+        return ": this build carries no PostgreSQL server binaries for " + System.getProperty("os.name") + " "
+            + System.getProperty("os.arch") + " (built for an external PostgreSQL, or for another platform);"
+            + " set store.url to a jdbc:postgresql:// URL, or use a build made on this platform";
+      }
+    }
     return UnprivilegedPostgresBinaries.runningAsRoot()
         ? " (running as root, PostgreSQL is started through 'unshare --user': util-linux must be"
             + " installed and user namespaces allowed; or run Signalbox as an unprivileged user)"

@@ -2,7 +2,11 @@ package io.signalbox.store;
 
 import java.time.Instant;
 
-/** An epoch's metadata, without its resources. */
+/**
+ * An epoch's metadata, without its resources.
+ *
+ * @param term the lease term of the leader that appended it; 0 for a standalone writer
+ */
 public record EpochRecord(
     long epoch,
     long parentEpoch,
@@ -10,11 +14,22 @@ public record EpochRecord(
     String contentHash,
     EpochStatus status,
     String reason,
-    String cause) {
+    String cause,
+    long term) {
+
+  /** An epoch a standalone writer appended. */
+  public EpochRecord(long epoch, long parentEpoch, Instant createdAt, String contentHash, EpochStatus status,
+      String reason, String cause) {
+    this(epoch, parentEpoch, createdAt, contentHash, status, reason, cause, 0);
+  }
 
   /** This record with another status and reason (null: none). */
   EpochRecord withStatus(EpochStatus newStatus, String newReason) {
     return new EpochRecord(epoch, parentEpoch, createdAt, contentHash, newStatus, newReason == null ? "" : newReason,
-        cause);
+        cause, term);
+  }
+
+  EpochRecord withTerm(long newTerm) {
+    return new EpochRecord(epoch, parentEpoch, createdAt, contentHash, status, reason, cause, newTerm);
   }
 }

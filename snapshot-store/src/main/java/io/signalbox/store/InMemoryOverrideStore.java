@@ -10,6 +10,19 @@ final class InMemoryOverrideStore implements OverrideStore {
 
   // Guarded by itself.
   private final List<Row> rows = new ArrayList<>();
+  private final java.util.concurrent.atomic.AtomicLong revision;
+
+  /** @param revision the intent revision every change makes grow (see {@link IntentStore#revision}) */
+  InMemoryOverrideStore(java.util.concurrent.atomic.AtomicLong revision) {
+    this.revision = revision;
+  }
+
+  /** Every override ever made, active or not, oldest first. */
+  List<StoredOverride> all() {
+    synchronized (rows) {
+      return rows.stream().map(Row::override).toList();
+    }
+  }
 
   @Override
   public List<StoredOverride> active() {
@@ -23,6 +36,7 @@ final class InMemoryOverrideStore implements OverrideStore {
     synchronized (rows) {
       remove(override.cluster(), override.address(), override.port(), override.kind());
       rows.add(new Row(override, true));
+      revision.incrementAndGet();
     }
   }
 
@@ -36,6 +50,9 @@ final class InMemoryOverrideStore implements OverrideStore {
           rows.set(i, new Row(r.override(), false));
           removed = true;
         }
+      }
+      if (removed) {
+        revision.incrementAndGet();
       }
       return removed;
     }

@@ -37,8 +37,51 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   private final List<NackEvent> nacks = new ArrayList<>();
   private long lastEpoch;
 
+  private final InMemoryLeadership leadership;
+  // Guarded by lock.
+  private final Map<Integer, Long> releases = new TreeMap<>();
+
   public InMemorySnapshotStore(Clock clock) {
     this.clock = clock;
+    this.leadership = new InMemoryLeadership(clock);
+  }
+
+  @Override
+  public <S> Optional<S> append(EpochSealer<S> sealer, Fence fence) {
+    synchronized (lock) {
+      if (!leadership.holds(fence)) {
+        return Optional.empty();
+      }
+      S sealed = append(sealer);
+      records.put(lastEpoch, records.get(lastEpoch).withTerm(fence.term()));
+      return Optional.of(sealed);
+    }
+  }
+
+  @Override
+  public long lastEpoch() {
+    synchronized (lock) {
+      return lastEpoch;
+    }
+  }
+
+  @Override
+  public void release(int wave, long epoch) {
+    synchronized (lock) {
+      releases.merge(wave, epoch, Math::max);
+    }
+  }
+
+  @Override
+  public Map<Integer, Long> releases() {
+    synchronized (lock) {
+      return Map.copyOf(releases);
+    }
+  }
+
+  @Override
+  public Leadership leadership() {
+    return leadership;
   }
 
   @Override
@@ -148,6 +191,13 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    synchronized (lock) {
+      return records.descendingMap().values().stream().filter(r -> r.status() == status).findFirst();
+    }
+  }
+
+  @Override
   public void setStatus(long epoch, EpochStatus status, String reason) {
     synchronized (lock) {
       EpochRecord r = records.get(epoch);
@@ -219,11 +269,11 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients() {
+  public int disconnectClients(Set<String> alive) {
     synchronized (lock) {
       int changed = 0;
       for (Map.Entry<ClientRecord.Key, ClientRecord> e : clients.entrySet()) {
-        if (e.getValue().connected()) {
+        if (e.getValue().connected() && !alive.contains(e.getKey().replicaId())) {
           e.setValue(e.getValue().disconnected(e.getValue().lastSeenAt()));
           changed++;
         }
@@ -267,12 +317,19 @@ public final class InMemorySnapshotStore implements SnapshotStore {
       .thenComparingLong(r -> r.key().streamId())
       .thenComparing(r -> r.key().typeUrl());
 
-  private final InMemoryOverrideStore overrides = new InMemoryOverrideStore();
+  private final java.util.concurrent.atomic.AtomicLong intentRevision = new java.util.concurrent.atomic.AtomicLong();
+  private final InMemoryOverrideStore overrides = new InMemoryOverrideStore(intentRevision);
+  private final InMemoryIntentStore intent = new InMemoryIntentStore(overrides, intentRevision);
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
 
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public IntentStore intent() {
+    return intent;
   }
 
   @Override

@@ -94,6 +94,7 @@ final class PostgresClientStatuses {
     row.setAckedEpoch(p.ackedEpoch());
     row.setAckedAt(utcOrNull(p.ackedAt()));
     row.setSyncedEpoch(p.syncedEpoch());
+    row.setRefusing(encode(p.refusing()));
     row.setNackEpoch(n == null ? null : n.epoch());
     row.setNackMessage(n == null ? null : n.message());
     row.setNackAt(n == null ? null : utc(n.at()));
@@ -120,14 +121,34 @@ final class PostgresClientStatuses {
         new ClientRecord.Key(r.getReplica(), r.getNodeId(), r.getStreamId(), r.getTypeUrl()),
         r.getNodeCluster(), r.getZone(), r.getUserAgent(),
         new ClientRecord.Position(r.getSentVersion(), r.getSentEpoch(), instantOrNull(r.getSentAt()),
-            r.getAckedVersion(), r.getAckedEpoch(), instantOrNull(r.getAckedAt()), r.getSyncedEpoch()),
+            r.getAckedVersion(), r.getAckedEpoch(), instantOrNull(r.getAckedAt()), r.getSyncedEpoch(),
+            decode(r.getRefusing())),
         nack, r.getNacks(), r.getLastSeenAt().toInstant(), r.getConnected());
   }
 
-  int disconnectAll() {
+  /** {@code name=version} lines: versions are hex, names carry no line breaks (NameRules). */
+  static String encode(Map<String, String> refusing) {
+    StringBuilder s = new StringBuilder();
+    new java.util.TreeMap<>(refusing).forEach((name, version) -> s.append(name).append('=').append(version).append('\n'));
+    return s.toString();
+  }
+
+  static Map<String, String> decode(String lines) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String line : lines.split("\n")) {
+      int eq = line.lastIndexOf('=');
+      if (eq > 0) {
+        out.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return out;
+  }
+
+  int disconnectAll(java.util.Set<String> alive) {
     return call("mark clients disconnected", () -> db.update(CLIENT_STATUS)
         .set(CLIENT_STATUS.CONNECTED, false)
         .where(CLIENT_STATUS.CONNECTED.isTrue())
+        .and(alive.isEmpty() ? DSL.trueCondition() : CLIENT_STATUS.REPLICA.notIn(alive))
         .execute());
   }
 

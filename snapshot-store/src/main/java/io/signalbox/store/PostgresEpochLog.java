@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
-import org.jooq.Record7;
+import org.jooq.Record8;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,41 +48,30 @@ final class PostgresEpochLog {
   }
 
   <S> S append(EpochSealer<S> sealer) {
+    return append(sealer, null).orElseThrow();
+  }
+
+  /** Thrown inside an append's transaction to roll it back when the fence no longer holds. */
+  private static final class FencedOut extends RuntimeException {
+    FencedOut() {
+      super("fenced out", null, false, false);
+    }
+  }
+
+  /** @param fence null for a standalone writer, which holds no lease */
+  <S> Optional<S> append(EpochSealer<S> sealer, Fence fence) {
     long started = System.nanoTime();
     EpochChain.Link tip;
     synchronized (tipLock) {
       tip = chain.extensible();
     }
-    var written = call("append epoch", () -> db.transactionResult(tx -> {
-      DSLContext t = tx.dsl();
-      // The row lock taken here is held until commit: a second writer waits, then reads our value.
-      long epoch = t.update(EPOCH_COUNTER)
-          .set(EPOCH_COUNTER.LAST_EPOCH, EPOCH_COUNTER.LAST_EPOCH.plus(1))
-          .where(EPOCH_COUNTER.ID.eq(1))
-          .returningResult(EPOCH_COUNTER.LAST_EPOCH)
-          .fetchSingle()
-          .value1();
-      S result = sealer.seal(epoch);
-      // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
-      // A checkpoint takes no lock here and changes neither the tip's row nor its chain (base_epoch):
-      // it only adds a full copy, which ChainTip.appended credits to this link after commit.
-      EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
-          EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
-      SnapshotEnvelope envelope = stored.envelope();
-      t.insertInto(EPOCHS)
-          .set(EPOCHS.EPOCH, epoch)
-          .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
-          .set(EPOCHS.BASE_EPOCH, stored.link().baseEpoch())
-          .set(EPOCHS.CREATED_AT, now())
-          .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
-          .set(EPOCHS.ENVELOPE, envelope.toByteArray())
-          .set(EPOCHS.STATUS, EpochStatus.ACTIVE.name())
-          .set(EPOCHS.REASON, "")
-          .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
-          .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
-          .execute();
-      return new Written<>(result, stored);
-    }));
+    Written<S> written;
+    try {
+      written = call("append epoch", () -> db.transactionResult(tx -> appendIn(tx.dsl(), sealer, fence, tip)));
+    } catch (FencedOut e) {
+      log.warn("not appending: replica {} no longer holds the lease with term {}", fence.replicaId(), fence.term());
+      return Optional.empty();
+    }
     synchronized (tipLock) {
       chain.appended(written.stored().link());
     }
@@ -91,7 +80,66 @@ final class PostgresEpochLog {
     }
     log.debug("Appended epoch {} ({}) in {} ms", written.stored().link().epoch(),
         written.stored().full() ? "full" : "delta", (System.nanoTime() - started) / 1_000_000);
-    return written.sealed();
+    return Optional.of(written.sealed());
+  }
+
+  private <S> Written<S> appendIn(DSLContext t, EpochSealer<S> sealer, Fence fence, EpochChain.Link tip) {
+    // The row lock taken here is held until commit: a second writer waits, then reads our value.
+    long epoch = t.update(EPOCH_COUNTER)
+        .set(EPOCH_COUNTER.LAST_EPOCH, EPOCH_COUNTER.LAST_EPOCH.plus(1))
+        .where(EPOCH_COUNTER.ID.eq(1))
+        .returningResult(EPOCH_COUNTER.LAST_EPOCH)
+        .fetchSingle()
+        .value1();
+    if (fence != null && !PostgresLeadership.holds(t, fence)) {
+      // Rolls the counter back too: the number is never used, and nothing was stored.
+      throw new FencedOut();
+    }
+    S result = sealer.seal(epoch);
+    // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
+    // A checkpoint takes no lock here and changes neither the tip's row nor its chain (base_epoch):
+    // it only adds a full copy, which ChainTip.appended credits to this link after commit.
+    EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
+        EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
+    SnapshotEnvelope envelope = stored.envelope();
+    t.insertInto(EPOCHS)
+        .set(EPOCHS.EPOCH, epoch)
+        .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
+        .set(EPOCHS.BASE_EPOCH, stored.link().baseEpoch())
+        .set(EPOCHS.CREATED_AT, now())
+        .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
+        .set(EPOCHS.ENVELOPE, envelope.toByteArray())
+        .set(EPOCHS.STATUS, EpochStatus.ACTIVE.name())
+        .set(EPOCHS.REASON, "")
+        .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
+        .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
+        .set(EPOCHS.TERM, fence == null ? 0L : fence.term())
+        .execute();
+    PostgresNotifications.notify(t, "epoch");
+    return new Written<>(result, stored);
+  }
+
+  void release(int wave, long epoch) {
+    call("release epoch " + epoch + " to wave " + wave, () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      int changed = t.execute("""
+          INSERT INTO wave_releases (wave, epoch) VALUES (?, ?)
+          ON CONFLICT (wave) DO UPDATE SET epoch = excluded.epoch WHERE wave_releases.epoch < excluded.epoch""",
+          wave, epoch);
+      if (changed > 0) {
+        PostgresNotifications.notify(t, "release");
+      }
+      return changed;
+    }));
+  }
+
+  java.util.Map<Integer, Long> releases() {
+    return call("read wave releases", () -> {
+      java.util.Map<Integer, Long> out = new java.util.TreeMap<>();
+      db.fetch("SELECT wave, epoch FROM wave_releases").forEach(r -> out.put(r.get(0, Integer.class),
+          r.get(1, Long.class)));
+      return out;
+    });
   }
 
   private record Written<S>(S sealed, EpochChain.Stored stored) {}
@@ -194,7 +242,7 @@ final class PostgresEpochLog {
 
   List<EpochRecord> epochs(int limit, long beforeEpoch) {
     return call("list epochs", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.CREATED_AT,
-            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
         .from(EPOCHS)
         .where(EPOCHS.EPOCH.lt(beforeEpoch))
         .orderBy(EPOCHS.EPOCH.desc())
@@ -202,9 +250,20 @@ final class PostgresEpochLog {
         .fetch(PostgresEpochLog::toRecord));
   }
 
+  Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    // epochs_status_idx (status, epoch) answers this without a scan.
+    return call("find the newest " + status + " epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
+        .from(EPOCHS)
+        .where(EPOCHS.STATUS.eq(status.name()))
+        .orderBy(EPOCHS.EPOCH.desc())
+        .limit(1)
+        .fetchOptional(PostgresEpochLog::toRecord));
+  }
+
   Optional<EpochRecord> epoch(long epoch) {
     return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
-            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE)
+            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
         .from(EPOCHS)
         .where(EPOCHS.EPOCH.eq(epoch))
         .fetchOptional(PostgresEpochLog::toRecord));
@@ -287,8 +346,8 @@ final class PostgresEpochLog {
     }
   }
 
-  private static EpochRecord toRecord(Record7<Long, Long, OffsetDateTime, String, String, String, String> r) {
+  private static EpochRecord toRecord(Record8<Long, Long, OffsetDateTime, String, String, String, String, Long> r) {
     return new EpochRecord(r.value1(), r.value2(), r.value3().toInstant(), r.value4(),
-        EpochStatus.valueOf(r.value5()), r.value6(), r.value7());
+        EpochStatus.valueOf(r.value5()), r.value6(), r.value7(), r.value8());
   }
 }

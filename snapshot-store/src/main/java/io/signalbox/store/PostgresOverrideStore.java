@@ -30,6 +30,7 @@ final class PostgresOverrideStore implements OverrideStore {
     call("store an override", () -> db.transactionResult(tx -> {
       DSLContext t = tx.dsl();
       deactivate(t, o.cluster(), o.address(), o.port(), o.kind());
+      PostgresIntentStore.bumpRevision(t);
       return t.insertInto(OVERRIDES)
           .set(OVERRIDES.CLUSTER, o.cluster())
           .set(OVERRIDES.ADDRESS, o.address())
@@ -47,7 +48,13 @@ final class PostgresOverrideStore implements OverrideStore {
 
   @Override
   public boolean remove(String cluster, String address, int port, String kind) {
-    return call("remove an override", () -> deactivate(db, cluster, address, port, kind) > 0);
+    return call("remove an override", () -> db.transactionResult(tx -> {
+      boolean removed = deactivate(tx.dsl(), cluster, address, port, kind) > 0;
+      if (removed) {
+        PostgresIntentStore.bumpRevision(tx.dsl());
+      }
+      return removed;
+    }));
   }
 
   @Override

@@ -49,6 +49,10 @@ final class PostgresPool {
     config.addDataSourceProperty("socketTimeout", "30");
     config.addDataSourceProperty("tcpKeepAlive", "true");
     config.addDataSourceProperty("ApplicationName", "signalbox");
+    // A replica stopped (SIGSTOP, a long pause) inside a transaction would hold its row locks, and
+    // with them the epoch counter and the lease, until it resumes: the server ends such a
+    // transaction instead. Signalbox's own transactions are never idle this long.
+    config.setConnectionInitSql("SET idle_in_transaction_session_timeout = '10s'");
     return config;
   }
 

@@ -16,7 +16,7 @@ import org.jooq.impl.DSL;
  *
  * <p>Each group of tables has its own class over the one pool: {@link PostgresEpochLog} (epochs),
  * {@link PostgresAuditTrail} (rejected candidates, audit log), {@link PostgresClientStatuses} (client
- * rows, NACK events), {@link PostgresOverrideStore} and {@link PostgresLeaseStore}.
+ * rows, NACK events), {@link PostgresOverrideStore}, {@link PostgresIntentStore} and {@link PostgresLeaseStore}.
  */
 public final class PostgresSnapshotStore implements SnapshotStore {
 
@@ -25,17 +25,28 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresAuditTrail auditTrail;
   private final PostgresClientStatuses clients;
   private final PostgresOverrideStore overrides;
+  private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
+  private final PostgresLeadership leadership;
   private final Runnable afterClose;
+  private final String jdbcUrl;
+  private final String user;
+  private final String password;
 
-  private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose) {
+  private PostgresSnapshotStore(HikariDataSource pool, Clock clock, Runnable afterClose, String jdbcUrl, String user,
+      String password) {
     this.pool = pool;
+    this.jdbcUrl = jdbcUrl;
+    this.user = user;
+    this.password = password;
     DSLContext db = DSL.using(pool, SQLDialect.POSTGRES);
     this.epochLog = new PostgresEpochLog(db, clock);
     this.auditTrail = new PostgresAuditTrail(db);
     this.clients = new PostgresClientStatuses(db);
     this.overrides = new PostgresOverrideStore(db);
+    this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
+    this.leadership = new PostgresLeadership(db);
     this.afterClose = afterClose;
   }
 
@@ -47,12 +58,38 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   /** As {@link #open(String, String, String, Clock)}; {@code afterClose} runs once the pool is closed. */
   static PostgresSnapshotStore open(
       String jdbcUrl, String user, String password, Clock clock, Runnable afterClose) {
-    return new PostgresSnapshotStore(PostgresPool.open(jdbcUrl, user, password), clock, afterClose);
+    return new PostgresSnapshotStore(PostgresPool.open(jdbcUrl, user, password), clock, afterClose, jdbcUrl, user,
+        password);
   }
 
   @Override
   public <S> S append(EpochSealer<S> sealer) {
     return epochLog.append(sealer);
+  }
+
+  @Override
+  public <S> Optional<S> append(EpochSealer<S> sealer, Fence fence) {
+    return epochLog.append(sealer, fence);
+  }
+
+  @Override
+  public void release(int wave, long epoch) {
+    epochLog.release(wave, epoch);
+  }
+
+  @Override
+  public java.util.Map<Integer, Long> releases() {
+    return epochLog.releases();
+  }
+
+  @Override
+  public Leadership leadership() {
+    return leadership;
+  }
+
+  @Override
+  public AutoCloseable listen(Runnable onChange) {
+    return PostgresNotifications.start(jdbcUrl, user, password, onChange);
   }
 
   @Override
@@ -86,6 +123,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<EpochRecord> newestWithStatus(EpochStatus status) {
+    return epochLog.newestWithStatus(status);
+  }
+
+  @Override
   public void setStatus(long epoch, EpochStatus status, String reason) {
     epochLog.setStatus(epoch, status, reason);
   }
@@ -95,7 +137,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     return epochLog.replaceStatus(epoch, expected, status, reason);
   }
 
-  /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
+  /** {@inheritDoc} The highest epoch ever allocated: allocation commits with the epoch. */
+  @Override
   public long lastEpoch() {
     return epochLog.lastEpoch();
   }
@@ -137,8 +180,8 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients() {
-    return clients.disconnectAll();
+  public int disconnectClients(Set<String> alive) {
+    return clients.disconnectAll(alive);
   }
 
   @Override
@@ -159,6 +202,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public OverrideStore overrides() {
     return overrides;
+  }
+
+  @Override
+  public IntentStore intent() {
+    return intent;
   }
 
   @Override

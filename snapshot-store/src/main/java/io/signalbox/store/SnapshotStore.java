@@ -2,6 +2,7 @@ package io.signalbox.store;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,6 +22,38 @@ public interface SnapshotStore extends AutoCloseable {
    * @return what the sealer built for the allocated epoch
    */
   <S> S append(EpochSealer<S> sealer);
+
+  /**
+   * As {@link #append(EpochSealer)}, but only while {@code fence} holds the leader lease, checked
+   * in the same transaction: a leader that lost its lease (it was paused past it, or another
+   * replica took it) stores nothing.
+   *
+   * @return what the sealer built, or empty if the lease no longer holds (nothing was stored and
+   *     no epoch number was used)
+   */
+  <S> Optional<S> append(EpochSealer<S> sealer, Fence fence);
+
+  /** The newest committed epoch (0 before the first); pruning never lowers it. */
+  long lastEpoch();
+
+  /** Records that canary wave {@code wave} serves {@code epoch}; a wave never moves back. */
+  void release(int wave, long epoch);
+
+  /** Wave -> the epoch it serves, as the leader released them. */
+  Map<Integer, Long> releases();
+
+  /** The leader lease and the replicas' heartbeats. */
+  Leadership leadership();
+
+  /**
+   * Calls {@code onChange}, on a thread of the store's, soon after anyone commits an epoch, a
+   * wave release or an intent change. A hint, never the only signal: callers poll as well.
+   *
+   * @return stops listening
+   */
+  default AutoCloseable listen(Runnable onChange) {
+    return () -> { };
+  }
 
   /**
    * The newest stored epoch's envelope, if any: always full, never a delta, whatever form it was
@@ -109,12 +142,14 @@ public interface SnapshotStore extends AutoCloseable {
   List<ClientRecord> clientStatuses();
 
   /**
-   * Marks every row still connected as disconnected, keeping its {@code lastSeenAt}. Called when a
-   * replica starts: the streams those rows describe died with the previous process.
+   * Marks every row still connected as disconnected, keeping its {@code lastSeenAt}, except the
+   * rows of the replicas in {@code alive}. Called when a replica starts (the streams its rows
+   * describe died with its previous process, and so did those of replicas that no longer send a
+   * heartbeat): standalone, with nobody alive; among replicas, with the others that are.
    *
    * @return how many rows were changed
    */
-  int disconnectClients();
+  int disconnectClients(java.util.Set<String> alive);
 
   void recordNack(NackEvent event);
 
@@ -126,6 +161,15 @@ public interface SnapshotStore extends AutoCloseable {
 
   /** Operator overrides, kept with the epoch log. */
   OverrideStore overrides();
+
+  /** The rest of the operator intent (freeze, quarantine, confirmations), kept with the epoch log. */
+  IntentStore intent();
+
+  /**
+   * The newest epoch with {@code status}, if any: after a restart, the last SAFE epoch is where
+   * rollbacks restore from until the fleet makes a newer one SAFE.
+   */
+  Optional<EpochRecord> newestWithStatus(EpochStatus status);
 
   /** REST registry leases, kept with the epoch log. */
   LeaseStore leases();

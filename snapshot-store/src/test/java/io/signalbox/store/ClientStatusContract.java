@@ -115,15 +115,27 @@ abstract class ClientStatusContract {
   }
 
   @Test
-  void marksConnectedRowsDisconnectedAndKeepsThem() {
+  void marksConnectedRowsDisconnectedButThoseOfLiveReplicasAndKeepsThem() {
     ClientRecord live = acked(key("host-a/1", "envoy-1", 1, CDS), 1, T0);
     ClientRecord gone = acked(key("host-a/1", "envoy-2", 2, CDS), 1, T0.minusSeconds(30)).disconnected(T0.minusSeconds(20));
-    store.saveClientStatuses(List.of(live, gone));
+    ClientRecord otherReplica = acked(key("host-b/7", "envoy-3", 1, CDS), 1, T0.minusSeconds(40));
+    store.saveClientStatuses(List.of(live, gone, otherReplica));
 
-    assertThat(store.disconnectClients()).isEqualTo(1);
-    assertThat(store.disconnectClients()).isZero();
+    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isEqualTo(1);
+    assertThat(store.disconnectClients(java.util.Set.of("host-b/7"))).isZero();
+    assertThat(store.clientStatuses()).containsExactly(live.disconnected(T0), gone, otherReplica);
 
-    assertThat(store.clientStatuses()).containsExactly(live.disconnected(T0), gone);
+    assertThat(store.disconnectClients(java.util.Set.of())).as("standalone: nobody else is alive").isEqualTo(1);
+  }
+
+  @Test
+  void keepsAClientsStandingNacks() {
+    ClientRecord refusing = new ClientRecord(key("host-a/1", "envoy-1", 1, EDS), "payments", "a", "envoy",
+        new ClientRecord.Position("5", 5, T0, "4", 4, T0, 4, java.util.Map.of("greeter", "3f9a", "web=x", "77")),
+        null, 0, T0, true);
+    store.saveClientStatuses(List.of(refusing));
+
+    assertThat(store.clientStatuses()).containsExactly(refusing);
   }
 
   @Test

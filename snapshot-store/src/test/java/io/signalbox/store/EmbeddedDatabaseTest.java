@@ -2,8 +2,10 @@ package io.signalbox.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -104,5 +106,17 @@ class EmbeddedDatabaseTest {
     } catch (IOException e) {
       return false;
     }
+  }
+
+  @Test
+  void blamesMissingBinariesNotRootWhenTheJarCarriesNoneForThisPlatform() {
+    // zonky's own refusal, for a platform no jar ships: what a -Dsignalbox.postgres.platform=none build meets.
+    Throwable missing = catchThrowable(
+        () -> DefaultPostgresBinaryResolver.INSTANCE.getPgBinary("Plan9", "mips"));
+
+    assertThat(EmbeddedDatabase.hint(new IOException("wrapped", missing))).isEqualTo(
+        ": this build carries no PostgreSQL server binaries for " + System.getProperty("os.name") + " "
+            + System.getProperty("os.arch") + " (built for an external PostgreSQL, or for another platform);"
+            + " set store.url to a jdbc:postgresql:// URL, or use a build made on this platform");
   }
 }

@@ -32,7 +32,7 @@ class PostgresClientStatusTest extends ClientStatusContract {
     store.close();
 
     store = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), clock);
-    store.disconnectClients();
+    store.disconnectClients(java.util.Set.of());
 
     assertThat(store.epochs(10, Long.MAX_VALUE))
         .extracting(EpochRecord::epoch, EpochRecord::status, EpochRecord::reason)

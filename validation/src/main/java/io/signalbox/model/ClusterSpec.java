@@ -10,6 +10,14 @@ import java.time.Duration;
  * @param drainTimeout how long a drained endpoint stays DRAINING before it may be removed
  * @param minEligible the fewest eligible endpoints this cluster may be published with, once it had some
  * @param massRemovalPercent one update removing more than this share of endpoints is held
+ * @param retryBudget Envoy's cap on concurrent retries to this cluster
+ * @param panicThreshold percent of healthy endpoints below which Envoy balances over all; 0 disables
+ * @param localityLb how Envoy spreads traffic over zones within a priority
+ * @param zoneAware settings for {@link LocalityLb#ZONE_AWARE}
+ * @param overprovisioningFactor percent; a priority with fewer healthy endpoints than 100/factor of
+ *     its size spills traffic to the next priority (Envoy's default 140)
+ * @param maglev settings for {@link LbPolicy#MAGLEV}
+ * @param weightedRoundRobin settings for {@link LbPolicy#WEIGHTED_ROUND_ROBIN}
  */
 public record ClusterSpec(
     String name,
@@ -24,12 +32,39 @@ public record ClusterSpec(
     LeastRequestSpec leastRequest,
     Duration drainTimeout,
     Integer minEligible,
-    Integer massRemovalPercent) {
+    Integer massRemovalPercent,
+    RetryBudgetSpec retryBudget,
+    Integer panicThreshold,
+    LocalityLb localityLb,
+    ZoneAwareSpec zoneAware,
+    Integer overprovisioningFactor,
+    MaglevSpec maglev,
+    WeightedRoundRobinSpec weightedRoundRobin) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MIN_ELIGIBLE = 1;
   public static final int DEFAULT_MASS_REMOVAL_PERCENT = 50;
+
+  /** A cluster without traffic policy (retry budget, panic threshold, locality, failover, WRR). */
+  public ClusterSpec(
+      String name,
+      LbPolicy lbPolicy,
+      Duration connectTimeout,
+      Duration slowStart,
+      Integer maxEjectionPercent,
+      OutlierDetectionSpec outlierDetection,
+      CircuitBreakersSpec circuitBreakers,
+      HealthCheckSpec healthCheck,
+      RingHashSpec ringHash,
+      LeastRequestSpec leastRequest,
+      Duration drainTimeout,
+      Integer minEligible,
+      Integer massRemovalPercent) {
+    this(name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
+        healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
+        null, null, null, null, null, null, null);
+  }
 
   /** A cluster with only a name: what a source-discovered cluster starts from. */
   public static ClusterSpec named(String name) {
@@ -54,7 +89,20 @@ public record ClusterSpec(
         or(leastRequest, defaults.leastRequest),
         or(drainTimeout, defaults.drainTimeout),
         or(minEligible, defaults.minEligible),
-        or(massRemovalPercent, defaults.massRemovalPercent));
+        or(massRemovalPercent, defaults.massRemovalPercent),
+        or(retryBudget, defaults.retryBudget),
+        or(panicThreshold, defaults.panicThreshold),
+        or(localityLb, defaults.localityLb),
+        or(zoneAware, defaults.zoneAware),
+        or(overprovisioningFactor, defaults.overprovisioningFactor),
+        or(maglev, defaults.maglev),
+        or(weightedRoundRobin, defaults.weightedRoundRobin));
+  }
+
+  /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */
+  public boolean hashesRequests() {
+    LbPolicy policy = effectiveLbPolicy();
+    return policy == LbPolicy.RING_HASH || policy == LbPolicy.MAGLEV;
   }
 
   public LbPolicy effectiveLbPolicy() {

@@ -8,10 +8,32 @@ import java.util.List;
  * {@code weightedClusters} (the validator enforces "exactly one").
  *
  * @param timeout null for Envoy's default
+ * @param hashPolicy what to hash for RING_HASH / MAGLEV affinity, in order; empty for none
+ * @param retryPolicy null for no retries
  */
 public record RouteSpec(
-    RouteMatchSpec match, String cluster, List<WeightedClusterSpec> weightedClusters, Duration timeout) {
+    RouteMatchSpec match,
+    String cluster,
+    List<WeightedClusterSpec> weightedClusters,
+    Duration timeout,
+    List<HashPolicySpec> hashPolicy,
+    RetryPolicySpec retryPolicy) {
   public RouteSpec {
     weightedClusters = weightedClusters == null ? List.of() : List.copyOf(weightedClusters);
+    hashPolicy = hashPolicy == null ? List.of() : List.copyOf(hashPolicy);
+  }
+
+  /** A route without traffic policy. */
+  public RouteSpec(RouteMatchSpec match, String cluster, List<WeightedClusterSpec> weightedClusters, Duration timeout) {
+    this(match, cluster, weightedClusters, timeout, List.of(), null);
+  }
+
+  /** Every cluster this route sends to. */
+  public List<String> clusters() {
+    if (cluster != null) {
+      return List.of(cluster);
+    }
+    return weightedClusters.stream().filter(java.util.Objects::nonNull).map(WeightedClusterSpec::name)
+        .filter(java.util.Objects::nonNull).toList();
   }
 }

@@ -93,6 +93,7 @@ final class ClusterRules {
     f.nonNegative(src, Labels.field(label, "drainTimeout"), c.drainTimeout());
     f.range(src, Labels.field(label, "minEligible"), c.minEligible(), 0, Integer.MAX_VALUE);
     f.range(src, Labels.field(label, "massRemovalPercent"), c.massRemovalPercent(), 1, 100);
+    ClusterPolicyRules.check(src, label, c, f);
   }
 
   private static void checkOutlierDetection(String src, String label, OutlierDetectionSpec od, Findings f) {

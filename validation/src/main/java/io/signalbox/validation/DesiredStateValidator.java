@@ -146,13 +146,15 @@ public final class DesiredStateValidator implements Validator {
         }
       }
       Set<String> knownClusters = new HashSet<>(state.endpoints().keySet());
+      Map<String, ClusterSpec> declared = new HashMap<>();
       for (ClusterSpec cluster : state.clusters()) {
         if (cluster != null && cluster.name() != null) {
           knownClusters.add(cluster.name());
+          declared.putIfAbsent(cluster.name(), cluster);
         }
       }
       ListenerRules.check(state, routeConfigNames, f);
-      RouteRules.check(state, knownClusters, f);
+      RouteRules.check(state, knownClusters, declared, f);
       ClusterRules.check(state, f);
       return new ConfigFindings(state.configSource(), state.listeners(), state.routeConfigs(),
           List.copyOf(f.violations()));

@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.client_side_weighted_round_robin.v3.ClientSideWeightedRoundRobin;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.maglev.v3.Maglev;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash;
@@ -91,7 +92,8 @@ public final class EnvoyResourceValidator {
         .add(LeastRequest.getDescriptor())
         .add(RingHash.getDescriptor())
         .add(Maglev.getDescriptor())
-        .add(WrrLocality.getDescriptor());
+        .add(WrrLocality.getDescriptor())
+        .add(ClientSideWeightedRoundRobin.getDescriptor());
     extraTypes.forEach(builder::add);
     this.registry = builder.build();
   }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Collects violations for one validation run and phrases the common checks once, so every rule
@@ -17,9 +16,6 @@ final class Findings {
   static final String RANGE = "range";
   static final String NAME = "name";
   static final String DUPLICATE_NAME = "duplicate.name";
-
-  /** Kubernetes-derived names look like {@code ns/svc:port}; anything else is likely a typo. */
-  private static final Pattern NAME_CHARS = Pattern.compile("[A-Za-z0-9._\\-/:]+");
 
   private final List<Violation> violations = new ArrayList<>();
 
@@ -71,8 +67,8 @@ final class Findings {
   }
 
   /**
-   * A resource name: present, non-blank, in the allowed charset. Returns whether it is usable as
-   * a key for uniqueness and reference checks.
+   * A resource name: present, non-blank, and within {@link NameRules#nameProblem}. Returns whether
+   * it is usable as a key for uniqueness and reference checks.
    */
   boolean name(String source, String path, String name) {
     if (name == null) {
@@ -83,9 +79,7 @@ final class Findings {
       error(REQUIRED, source, path, "must not be blank");
       return false;
     }
-    if (!NAME_CHARS.matcher(name).matches()) {
-      error(NAME, source, path, "may contain only letters, digits and . _ - / :, was " + quote(name));
-    }
+    NameRules.nameProblem(name).ifPresent(problem -> error(NAME, source, path, problem));
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.signalbox.validation;
 
+import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.HeaderMatchSpec;
 import io.signalbox.model.ListenerSpec;
@@ -24,8 +25,9 @@ final class RouteRules {
 
   private RouteRules() {}
 
-  static void check(DesiredState state, Set<String> knownClusters, Findings f) {
+  static void check(DesiredState state, Set<String> knownClusters, Map<String, ClusterSpec> declared, Findings f) {
     String src = state.configSource();
+    Set<String> servedToGrpc = RoutePolicyRules.servedToGrpc(state.listeners());
     List<RouteConfigSpec> configs = state.routeConfigs();
     f.uniqueNames(src, "route config", "routeConfigs", configs.stream().map(c -> c == null ? null : c.name()).toList());
     Set<String> used = new HashSet<>();
@@ -44,12 +46,20 @@ final class RouteRules {
       if (f.name(src, Labels.field(label, "name"), config.name()) && !used.contains(config.name())) {
         f.warning("unused.route-config", src, label, "is not used by any listener");
       }
-      checkVirtualHosts(src, label, config.virtualHosts(), knownClusters, f);
+      Destinations to = new Destinations(knownClusters, declared, servedToGrpc.contains(config.name()));
+      checkVirtualHosts(src, label, config.virtualHosts(), to, f);
     }
   }
 
+  /**
+   * What a route config's routes may name, and how its clients read it.
+   *
+   * @param servedToGrpc an API listener (grpc-xds) uses the route config
+   */
+  private record Destinations(Set<String> known, Map<String, ClusterSpec> declared, boolean servedToGrpc) {}
+
   private static void checkVirtualHosts(
-      String src, String label, List<VirtualHostSpec> hosts, Set<String> knownClusters, Findings f) {
+      String src, String label, List<VirtualHostSpec> hosts, Destinations to, Findings f) {
     // Envoy rejects a route config whose virtual hosts share a domain: the match would be ambiguous.
     Map<String, String> domainAt = new HashMap<>();
     for (int h = 0; h < hosts.size(); h++) {
@@ -80,13 +90,14 @@ final class RouteRules {
         }
       }
       for (int r = 0; r < host.routes().size(); r++) {
-        checkRoute(src, label, hostPath + ".routes[" + r + "]", host.routes().get(r), knownClusters, f);
+        checkRoute(src, label, hostPath + ".routes[" + r + "]", host.routes().get(r), to, f);
       }
     }
   }
 
   private static void checkRoute(
-      String src, String label, String path, RouteSpec route, Set<String> knownClusters, Findings f) {
+      String src, String label, String path, RouteSpec route, Destinations to, Findings f) {
+    Set<String> knownClusters = to.known();
     if (route == null) {
       f.error(Findings.REQUIRED, src, Labels.field(label, path), "must not be null");
       return;
@@ -122,6 +133,7 @@ final class RouteRules {
           "route.destination", src, Labels.field(label, path + ".weightedClusters"), "weights must sum to more than 0, was " + sum);
     }
     f.nonNegative(src, Labels.field(label, path + ".timeout"), route.timeout());
+    RoutePolicyRules.check(src, label, path, route, to.declared(), to.servedToGrpc(), f);
   }
 
   private static void checkClusterRef(String src, String path, String cluster, Set<String> known, Findings f) {

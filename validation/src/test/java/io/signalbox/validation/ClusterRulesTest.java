@@ -49,7 +49,7 @@ class ClusterRulesTest {
 
   @Test
   void allowsZeroSlowStartToOptOutOfADefault() {
-    assertThat(rendered(valid(cluster(LbPolicy.MAGLEV, null, Duration.ZERO, null)))).isEmpty();
+    assertThat(rendered(valid(cluster(LbPolicy.RING_HASH, null, Duration.ZERO, null)))).isEmpty();
   }
 
   @Test
@@ -74,9 +74,9 @@ class ClusterRulesTest {
 
   @Test
   void rejectsLeastRequestSettingsOnOtherPoliciesAndTooFewChoices() {
-    assertThat(rendered(valid(with(null, null, null, null, new LeastRequestSpec(1), LbPolicy.RANDOM))))
+    assertThat(rendered(valid(with(null, null, null, null, new LeastRequestSpec(1), LbPolicy.RING_HASH))))
         .containsExactly(
-            "signalbox.yaml: cluster 'payments': leastRequest: leastRequest is only supported with LEAST_REQUEST, lbPolicy is RANDOM [lb-policy]",
+            "signalbox.yaml: cluster 'payments': leastRequest: leastRequest is only supported with LEAST_REQUEST, lbPolicy is RING_HASH [lb-policy]",
             "signalbox.yaml: cluster 'payments': leastRequest.choiceCount: must be >= 2, was 1 [range]");
   }
 

@@ -140,8 +140,11 @@ class DesiredStateValidatorPropertiesTest {
 
   // ---- states built only from valid values ----------------------------------------------------
 
+  /** One to three '/'-separated segments, none empty, '.' or '..'. */
   private static Arbitrary<String> validNames() {
-    return Arbitraries.strings().withChars("abcxyz019._-/:").ofMinLength(1).ofMaxLength(10);
+    Arbitrary<String> segment = Arbitraries.strings().withChars("abcxyz019._-:").ofMinLength(1).ofMaxLength(5)
+        .filter(s -> !s.equals(".") && !s.equals(".."));
+    return segment.list().ofMinSize(1).ofMaxSize(3).map(parts -> String.join("/", parts));
   }
 
   private static Arbitrary<ClusterSpec> validClusters(String name) {

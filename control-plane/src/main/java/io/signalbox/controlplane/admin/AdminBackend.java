@@ -1,17 +1,25 @@
 package io.signalbox.controlplane.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.reconcile.Interventions;
+import io.signalbox.controlplane.reconcile.PublishedView;
+import io.signalbox.controlplane.replica.ReplicaStatus;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.store.SnapshotStore;
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
- * What the admin API reads and drives.
+ * What the admin API reads and drives. It reads what was published through {@code view} (immutable
+ * values, never the writer's own state) and changes operator intent only through
+ * {@code interventions}, whose single thread stores each change before the writer sees it.
  *
  * @param reload re-reads the config file (what {@code POST /api/v1/reload} and SIGHUP do)
  * @param registry the REST registry; null when {@code sources.registry.enabled} is false
+ * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
+ * @param replica this process's part among replicas: role, leader, term, the replica list
  */
-public record AdminBackend(Reconciler reconciler, XdsServer xds, SnapshotStore store, Runnable reload,
-    PrometheusMeterRegistry meters, Clock clock, RegistrySource registry) {}
+public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
+    SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+    Supplier<ReplicaStatus> replica) {}

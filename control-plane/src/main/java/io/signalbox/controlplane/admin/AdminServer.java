@@ -53,12 +53,15 @@ public final class AdminServer implements AutoCloseable {
   private final ExecutorService executor;
   private final JvmGcMetrics gcMetrics;
   private final List<Route> routes;
+  private final FleetSampler sampler;
 
-  private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes) {
+  private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes,
+      FleetSampler sampler) {
     this.app = app;
     this.executor = executor;
     this.gcMetrics = gcMetrics;
     this.routes = routes;
+    this.sampler = sampler;
   }
 
   /** The API's JSON: ISO-8601 times, Optionals as values. */
@@ -92,6 +95,7 @@ public final class AdminServer implements AutoCloseable {
               meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
         }
       });
+      config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors(json)));
       config.jetty.addConnector((server, http) -> {
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(settings.address());
@@ -118,8 +122,11 @@ public final class AdminServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    FleetMetrics fleet = new FleetMetrics(backend.xds());
+    FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
+    FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
+    new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
+        .bindTo(backend.meters());
     new JvmMemoryMetrics().bindTo(backend.meters());
     new JvmThreadMetrics().bindTo(backend.meters());
     new ClassLoaderMetrics().bindTo(backend.meters());
@@ -128,15 +135,17 @@ public final class AdminServer implements AutoCloseable {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(backend.meters());
 
-    ApiRouter router = new ApiRouter(app, json, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
+    ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
+    new HistoryRoutes(sampler, backend.clock(), router).register();
+    new ExplainRoutes(backend, router).register();
 
     app.start();
     log.info("admin API on http://{}:{}/ ({})", settings.address(), app.port(),
         auth.enabled() ? settings.tokens().size() + " tokens" : "open, no tokens configured");
-    return new AdminServer(app, executor, gc, routes);
+    return new AdminServer(app, executor, gc, routes, sampler);
   }
 
   private static void mapErrors(Javalin app) {
@@ -167,7 +176,7 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static String codeOf(HttpStatus status) {
+  static String codeOf(HttpStatus status) {
     return switch (status) {
       case NOT_FOUND -> "not_found";
       case METHOD_NOT_ALLOWED -> "method_not_allowed";
@@ -207,6 +216,7 @@ public final class AdminServer implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
+    sampler.close();
     executor.shutdownNow();
     gcMetrics.close();
     try {

@@ -1,12 +1,10 @@
 package io.signalbox.controlplane.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import io.javalin.http.Header;
 import io.javalin.http.HttpStatus;
 import io.signalbox.store.AuditEntry;
 import io.signalbox.store.SnapshotStore;
@@ -45,16 +43,14 @@ public final class ApiRouter {
   public record Audit(String action, String target, String reason) {}
 
   private final Javalin app;
-  private final ObjectMapper json;
+  private final RequestBodies bodies = new RequestBodies();
   private final SnapshotStore store;
   private final Clock clock;
   private final ExecutorService executor;
   private final Duration timeout;
 
-  ApiRouter(Javalin app, ObjectMapper json, SnapshotStore store, Clock clock, ExecutorService executor,
-      Duration timeout) {
+  ApiRouter(Javalin app, SnapshotStore store, Clock clock, ExecutorService executor, Duration timeout) {
     this.app = app;
-    this.json = json;
     this.store = store;
     this.clock = clock;
     this.executor = executor;
@@ -66,10 +62,22 @@ public final class ApiRouter {
     app.addHttpHandler(HandlerType.GET, path, limited(handler), access);
   }
 
-  /** A write: audited as the caller once {@code handler} returns normally. */
+  /**
+   * A write: audited as the caller once {@code handler} returns normally. A write takes no query
+   * parameters, and a DELETE no body: either would be ignored, and a request that looks like it
+   * asked for more than it got ({@code POST /rollback?to=3}) is refused before anything changes.
+   */
   public void write(HandlerType method, String path, Access access, WriteHandler handler) {
     app.addHttpHandler(method, path, limited(ctx -> {
       Caller caller = ctx.attribute(CALLER);
+      if (!ctx.queryParamMap().isEmpty()) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_parameter",
+            ctx.method() + " " + ctx.endpointHandlerPath() + " takes no query parameters, was given "
+                + ctx.queryParamMap().keySet().stream().sorted().toList());
+      }
+      if (method == HandlerType.DELETE) {
+        RequestBodies.none(readLimited(ctx));
+      }
       // Stamped when the request arrived: what it causes (an epoch and its transitions, built at
       // once on the reconciler's thread) may be audited before the handler returns, and the log
       // must still list the cause first.
@@ -89,27 +97,22 @@ public final class ApiRouter {
   }
 
   /**
-   * The request body as {@code type}, strictly: unknown keys are errors (DESIGN §6 "Values"), and
-   * bodies over {@link #MAX_BODY_BYTES} are refused even when sent chunked without a length.
+   * An optional request body as {@code type}, read by the one strict reader ({@link RequestBodies}):
+   * unknown keys, duplicate keys, content after the document, coerced types and non-JSON media
+   * types are errors (DESIGN §6 "Values"), and bodies over {@link #MAX_BODY_BYTES} are refused even
+   * when sent chunked without a length.
    *
-   * @return null for an empty body
+   * @return null for an empty body, whatever its Content-Type
    */
   public <T> T body(Context ctx, Class<T> type) {
-    byte[] bytes = readLimited(ctx);
-    if (bytes.length == 0) {
-      return null;
-    }
-    try {
-      return json.readValue(bytes, type);
-    } catch (UnrecognizedPropertyException e) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_field", "unknown field '" + e.getPropertyName()
-          + "' in the request body; known fields: " + e.getKnownPropertyIds());
-    } catch (JsonProcessingException e) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json",
-          "the request body is not valid: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json", "the request body cannot be read: " + e.getMessage());
-    }
+    return bodies.optional(readLimited(ctx), ctx.header(Header.CONTENT_TYPE), ctx.header(Header.CONTENT_ENCODING),
+        type);
+  }
+
+  /** A request body the route cannot do without: as {@link #body}, and an empty one is a 400. */
+  public <T> T requiredBody(Context ctx, Class<T> type) {
+    return bodies.required(readLimited(ctx), ctx.header(Header.CONTENT_TYPE), ctx.header(Header.CONTENT_ENCODING),
+        type);
   }
 
   private static byte[] readLimited(Context ctx) {

@@ -3,7 +3,9 @@ package io.signalbox.controlplane.admin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
+import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.ReconcileStatus;
+import io.signalbox.controlplane.replica.ReplicaStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.StoreUnavailableException;
@@ -51,6 +53,7 @@ final class CoreRoutes {
     router.get("/api/v1/status", Access.READ, this::status);
     router.get("/api/v1/clients", Access.READ, this::clients);
     router.get("/api/v1/clients/summary", Access.READ, this::summary);
+    router.get("/api/v1/replicas", Access.READ, ctx -> ctx.json(backend.replica().get().replicas()));
     router.get("/api/v1/epochs", Access.READ, ctx -> {
       int limit = intParam(ctx, "limit", 50, 1, 1000);
       long before = longParam(ctx, "before", Long.MAX_VALUE);
@@ -79,31 +82,44 @@ final class CoreRoutes {
   }
 
   private void ready(Context ctx) {
-    ReconcileStatus s = backend.reconciler().status();
-    boolean ready = s.epoch() > 0 && s.storeAvailable();
+    ReconcileStatus s = backend.view().get().status();
+    ReplicaStatus replica = backend.replica().get();
+    // A follower serving an older epoch than the leader committed is not ready: a client that
+    // switched to it must never get old state as current.
+    boolean ready = s.ready() && replica.caughtUp();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("ready", ready);
     body.put("epoch", s.epoch());
     body.put("storeAvailable", s.storeAvailable());
+    body.put("intentUnreadable", s.intentUnreadable());
+    body.put("caughtUp", replica.caughtUp());
     ctx.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
   }
 
   private void status(Context ctx) {
-    ReconcileStatus s = backend.reconciler().status();
+    PublishedView view = backend.view().get();
+    ReconcileStatus s = view.status();
     Snapshot current = backend.xds().current();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("epoch", s.epoch());
     body.put("lastSafeEpoch", s.lastSafeEpoch());
     body.put("frozen", s.frozen());
+    body.put("freeze", s.freeze());
     body.put("storeAvailable", s.storeAvailable());
+    body.put("intentUnreadable", s.intentUnreadable());
     body.put("pendingPublish", s.pendingPublish());
     body.put("epochCreatedAt", current == null ? null : current.createdAt());
     body.put("clients", backend.xds().clients().size());
     body.put("lastRejection", s.lastRejection());
     body.put("sources", s.sources());
-    body.put("resourceSerializations", backend.reconciler().serializations());
-    body.put("held", backend.reconciler().held());
-    body.put("lastSafeByGroup", backend.reconciler().interventions().lastSafeByGroup());
+    body.put("resourceSerializations", view.serializations());
+    body.put("held", view.held());
+    body.put("lastSafeByGroup", view.lastSafeByGroup());
+    ReplicaStatus replica = backend.replica().get();
+    body.put("replicaId", replica.replicaId());
+    body.put("role", replica.role());
+    body.put("leaderId", replica.leaderId());
+    body.put("term", replica.term());
     ctx.json(body);
   }
 

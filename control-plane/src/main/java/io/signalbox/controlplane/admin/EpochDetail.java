@@ -47,7 +47,8 @@ record EpochDetail(
         snapshot == null ? null : diff(snapshot, parent), progress(record.epoch(), clients));
   }
 
-  private static Diff diff(Snapshot s, Snapshot parent) {
+  /** What changed from {@code parent} (null: nothing) to {@code s}. */
+  static Diff diff(Snapshot s, Snapshot parent) {
     List<String> added = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     List<String> changed = new ArrayList<>();

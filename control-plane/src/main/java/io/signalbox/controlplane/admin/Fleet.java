@@ -43,11 +43,22 @@ final class Fleet {
       double maxLagSeconds, int nacking) {}
 
   /**
+   * Every standing NACK of one type with one message: a fleet refusing the same thing reads as one
+   * row, not a thousand.
+   *
+   * @param groups the node groups of those clients, by name
+   */
+  record NackGroup(String type, String message, int clients, List<String> groups, long minEpoch, long maxEpoch,
+      Instant firstAt, Instant lastAt) {}
+
+  /**
    * @param byEpoch how many clients hold each epoch ({@link ClientView#heldEpoch}), newest first
    * @param nacks standing NACKs, newest first, at most {@code nackLimit}
+   * @param nacksByMessage every standing NACK grouped by type and message, most clients first, at
+   *     most {@code nackLimit} groups
    */
   record Summary(long epoch, Instant epochCreatedAt, int clients, int onCurrentEpoch, int nacking,
-      Map<Long, Integer> byEpoch, List<Group> groups, List<Nack> nacks) {}
+      Map<Long, Integer> byEpoch, List<Group> groups, List<Nack> nacks, List<NackGroup> nacksByMessage) {}
 
   static String group(ClientStatus c) {
     return c.nodeCluster() == null || c.nodeCluster().isBlank() ? NO_GROUP : c.nodeCluster();
@@ -110,8 +121,28 @@ final class Fleet {
     nacks.sort(Comparator.comparing(Nack::at, Comparator.nullsLast(Comparator.reverseOrder()))
         .thenComparing(Nack::nodeId).thenComparing(Nack::type));
     List<Group> groupRows = groups.entrySet().stream().map(e -> group(e.getKey(), e.getValue())).toList();
+    List<NackGroup> byMessage = byMessage(nacks);
     return new Summary(current, currentCreatedAt, views.size(), onCurrent, nacking, byEpoch, groupRows,
-        List.copyOf(nacks.subList(0, Math.min(nackLimit, nacks.size()))));
+        List.copyOf(nacks.subList(0, Math.min(nackLimit, nacks.size()))),
+        List.copyOf(byMessage.subList(0, Math.min(nackLimit, byMessage.size()))));
+  }
+
+  private static List<NackGroup> byMessage(List<Nack> nacks) {
+    Map<List<String>, List<Nack>> same = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0))
+        .thenComparing(k -> k.get(1)));
+    nacks.forEach(n -> same.computeIfAbsent(List.of(n.type(), n.message() == null ? "" : n.message()),
+        k -> new ArrayList<>()).add(n));
+    List<NackGroup> out = new ArrayList<>();
+    same.forEach((key, members) -> out.add(new NackGroup(key.get(0), key.get(1),
+        (int) members.stream().map(Nack::nodeId).distinct().count(),
+        members.stream().map(Nack::group).distinct().sorted().toList(),
+        members.stream().mapToLong(Nack::epoch).min().orElse(0),
+        members.stream().mapToLong(Nack::epoch).max().orElse(0),
+        members.stream().map(Nack::at).filter(java.util.Objects::nonNull).min(Comparator.naturalOrder()).orElse(null),
+        members.stream().map(Nack::at).filter(java.util.Objects::nonNull).max(Comparator.naturalOrder()).orElse(null))));
+    out.sort(Comparator.comparingInt(NackGroup::clients).reversed().thenComparing(NackGroup::type)
+        .thenComparing(NackGroup::message));
+    return out;
   }
 
   static Group group(String name, List<ClientView> members) {

@@ -6,12 +6,15 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.XdsServer;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -25,12 +28,17 @@ final class FleetMetrics implements MeterBinder {
   static final String OTHER = "other";
 
   private final XdsServer xds;
+  private final Supplier<NavigableMap<Long, Instant>> epochTimes;
+  private final Clock clock;
   private final List<Series> series = new ArrayList<>();
 
   private record Series(MultiGauge gauge, ToDoubleFunction<Fleet.Group> value) {}
 
-  FleetMetrics(XdsServer xds) {
+  /** @param epochTimes creation times of recent epochs, to date lag in seconds ({@link FleetSampler}) */
+  FleetMetrics(XdsServer xds, Supplier<NavigableMap<Long, Instant>> epochTimes, Clock clock) {
     this.xds = xds;
+    this.epochTimes = epochTimes;
+    this.clock = clock;
   }
 
   @Override
@@ -43,6 +51,8 @@ final class FleetMetrics implements MeterBinder {
         g -> g.maxLagEpochs());
     add(registry, "signalbox_client_lag_epochs_mean", "mean epoch lag (current - held) in the group",
         Fleet.Group::meanLagEpochs);
+    add(registry, "signalbox_client_lag_seconds_max",
+        "longest time a client of the group has lacked an epoch, in seconds", Fleet.Group::maxLagSeconds);
   }
 
   private void add(MeterRegistry registry, String name, String help, ToDoubleFunction<Fleet.Group> value) {
@@ -51,14 +61,17 @@ final class FleetMetrics implements MeterBinder {
 
   /**
    * Recomputes every group's row; groups that have gone are removed. Called before each scrape.
-   * Lag is exported in epochs only; seconds need the store and belong to the API.
+   * Lag in seconds is dated by the epochs the sampler has seen: a lower bound for a client behind
+   * all of them.
    */
   synchronized void refresh() {
     Snapshot current = xds.current();
     long epoch = current == null ? 0 : current.epoch();
+    NavigableMap<Long, Instant> times = epochTimes.get();
+    Instant now = clock.instant();
     Map<String, List<Fleet.ClientView>> byGroup = new TreeMap<>();
     for (var client : xds.clients()) {
-      Fleet.ClientView v = Fleet.view(client, epoch, new TreeMap<>(), Instant.EPOCH);
+      Fleet.ClientView v = Fleet.view(client, epoch, times, now);
       byGroup.computeIfAbsent(v.group(), g -> new ArrayList<>()).add(v);
     }
     List<Fleet.Group> groups = fold(byGroup);

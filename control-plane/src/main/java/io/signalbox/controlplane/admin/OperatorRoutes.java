@@ -1,10 +1,14 @@
 package io.signalbox.controlplane.admin;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.reconcile.Interventions;
-import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -13,6 +17,7 @@ import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.validation.NameRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,13 +42,19 @@ final class OperatorRoutes {
     this.router = router;
   }
 
-  record DrainRequest(String reason, String deadline) {}
+  // Request bodies, read by ApiRouter's one strict reader: a field's description is what its
+  // "bad_<field>" message says it must be; a required one is neither missing nor null.
+
+  record DrainRequest(String reason, @JsonPropertyDescription("a duration like 30s, 5m or 1h") String deadline) {}
 
   record EjectRequest(String reason) {}
 
-  record WeightRequest(Integer weight, String reason) {}
+  record WeightRequest(
+      @JsonProperty(required = true) @JsonSetter(nulls = Nulls.FAIL)
+      @JsonPropertyDescription("an integer from 1 to 10000") Integer weight,
+      String reason) {}
 
-  record RollbackRequest(Long to, String reason) {}
+  record RollbackRequest(@JsonPropertyDescription("an epoch number") Long to, String reason) {}
 
   record ReasonRequest(String reason) {}
 
@@ -70,90 +81,78 @@ final class OperatorRoutes {
       EndpointRef ref = endpoint(ctx);
       DrainRequest body = orEmpty(router.body(ctx, DrainRequest.class), new DrainRequest(null, null));
       Duration deadline = body.deadline() == null ? drainTimeout(ref.cluster()) : duration("deadline", body.deadline());
-      interventions().drain(ref, deadline, caller.name(), reason(body.reason()));
+      Outcomes.value(interventions().drain(ref, deadline, caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state",
           "DRAINING", "deadline", deadline.toString()));
       return new ApiRouter.Audit("drain", ref.toString(), reason(body.reason()));
     });
     router.write(HandlerType.DELETE, ENDPOINT_PATH + "/drain", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
-      if (!interventions().undrain(ref)) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "not_draining", ref + " is not being drained by an operator");
-      }
+      Outcomes.value(interventions().undrain(ref));
       ctx.json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "undrained", true));
       return new ApiRouter.Audit("undrain", ref.toString(), "");
     });
     router.write(HandlerType.POST, ENDPOINT_PATH + "/eject", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
       EjectRequest body = orEmpty(router.body(ctx, EjectRequest.class), new EjectRequest(null));
-      Snapshot s = published();
       int cap = maxEjectionPercent(ref.cluster());
-      Duration out;
-      try {
-        out = interventions().eject(ref, s.endpoints().get(ref.cluster()), cap, caller.name(), reason(body.reason()));
-      } catch (Interventions.EjectionRefused e) {
-        throw new ApiException(HttpStatus.CONFLICT, "ejection_cap", e.getMessage());
-      }
+      Duration out = Outcomes.value(interventions().eject(ref, cap, caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state", "EJECTED",
           "for", out.toString()));
       return new ApiRouter.Audit("eject", ref.toString(), reason(body.reason()) + " (for " + out + ")");
     });
     router.write(HandlerType.PUT, ENDPOINT_PATH + "/weight", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
-      WeightRequest body = router.body(ctx, WeightRequest.class);
+      WeightRequest body = router.requiredBody(ctx, WeightRequest.class);
       if (body == null || body.weight() == null || body.weight() < 1 || body.weight() > 10000) {
         throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight must be an integer from 1 to 10000, was "
             + (body == null ? null : body.weight()));
       }
-      interventions().weight(ref, body.weight(), caller.name(), reason(body.reason()));
+      Outcomes.value(interventions().weight(ref, body.weight(), caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "weight",
           body.weight()));
       return new ApiRouter.Audit("weight", ref.toString(), "weight " + body.weight() + " " + reason(body.reason()));
     });
-    router.get("/api/v1/held", Access.READ, ctx -> ctx.json(backend.reconciler().held()));
+    router.get("/api/v1/held", Access.READ, ctx -> ctx.json(backend.view().get().held()));
     router.write(HandlerType.POST, "/api/v1/clusters/{cluster}/confirm", Access.OPERATE, (ctx, caller) -> {
       String cluster = cluster(ctx);
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      if (!backend.reconciler().confirmHeld(cluster)) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "nothing_held", "no update of cluster '" + cluster + "' is held");
-      }
+      String fingerprint = backend.view().get().heldFingerprints().get(cluster);
+      Outcomes.value(interventions().confirm(cluster, fingerprint, caller.name()));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", cluster, "confirmed", true));
       return new ApiRouter.Audit("confirm", "cluster " + cluster, reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
       RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));
-      long to = body.to() != null ? body.to() : backend.reconciler().status().lastSafeEpoch();
-      if (to <= 0) {
-        throw new ApiException(HttpStatus.CONFLICT, "no_safe_epoch",
-            "no epoch is SAFE yet; name one with {\"to\": N}");
+      if (body.to() != null && body.to() < 1) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_to", "to must be an epoch number, was " + body.to());
       }
-      int restored = interventions().rollbackTo(to, caller.name());
-      if (restored < 0) {
-        throw new ApiException(HttpStatus.NOT_FOUND, "unknown_epoch", "no epoch " + to);
-      }
-      ctx.status(HttpStatus.ACCEPTED).json(Map.of("to", to, "restored", restored));
+      Map.Entry<Long, Integer> done = Outcomes.value(interventions().rollbackTo(body.to(), caller.name(),
+          reason(body.reason())));
+      long to = done.getKey();
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("to", to, "restored", done.getValue()));
       return new ApiRouter.Audit("rollback", "epoch " + to, reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/freeze", Access.OPERATE, (ctx, caller) -> {
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      interventions().freeze(caller.name());
+      Outcomes.value(interventions().freeze(caller.name(), reason(body.reason())));
       ctx.json(Map.of("frozen", true));
       return new ApiRouter.Audit("freeze", "epochs", reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/unfreeze", Access.OPERATE, (ctx, caller) -> {
       ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
-      interventions().unfreeze(caller.name());
+      Outcomes.value(interventions().unfreeze(caller.name()));
       ctx.json(Map.of("frozen", false));
       return new ApiRouter.Audit("unfreeze", "epochs", reason(body.reason()));
     });
   }
 
   private Interventions interventions() {
-    return backend.reconciler().interventions();
+    return backend.interventions();
   }
 
   private Snapshot published() {
-    Snapshot s = backend.reconciler().published();
+    Snapshot s = backend.view().get().snapshot();
     if (s == null) {
       throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
     }
@@ -180,7 +179,7 @@ final class OperatorRoutes {
   private void endpoints(Context ctx) {
     String cluster = cluster(ctx);
     Map<EndpointRef, String> overrides = new java.util.HashMap<>();
-    for (OperatorOverride o : interventions().overrides()) {
+    for (OperatorOverride o : backend.view().get().intent().overrides()) {
       overrides.merge(o.endpoint(), describe(o), (a, b) -> a + ", " + b);
     }
     ctx.json(published().endpoints().getOrDefault(cluster, List.of()).stream().map(e -> {
@@ -202,14 +201,14 @@ final class OperatorRoutes {
 
   private List<DrainView> drains() {
     Instant now = backend.clock().instant();
-    Reconciler reconciler = backend.reconciler();
+    PublishedView view = backend.view().get();
     List<DrainView> out = new ArrayList<>();
-    for (OperatorOverride o : interventions().overrides()) {
+    for (OperatorOverride o : view.intent().overrides()) {
       if (!(o instanceof OperatorOverride.Drain d)) {
         continue;
       }
       EndpointRef ref = d.endpoint();
-      Long since = reconciler.drainingSince(ref);
+      Long since = view.drainingSince().get(ref);
       List<ClientStatus> holders = backend.xds().holders(XdsType.ENDPOINT, ref.cluster());
       int acked = since == null ? 0 : (int) holders.stream().filter(c -> {
         var t = c.types().get(XdsType.ENDPOINT.typeUrl());
@@ -222,9 +221,15 @@ final class OperatorRoutes {
     return out;
   }
 
-  /** The cluster named in the path; 404 with the closest names when it does not exist. */
+  /**
+   * The cluster named in the path; 400 when no cluster could have that name (validation's
+   * {@link NameRules}), 404 with the closest names when it does not exist.
+   */
   private String cluster(Context ctx) {
     String cluster = ctx.pathParam("cluster");
+    NameRules.nameProblem(cluster).ifPresent(problem -> {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
+    });
     var known = published().resources(XdsType.CLUSTER).byName().keySet();
     if (!known.contains(cluster)) {
       throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
@@ -233,15 +238,15 @@ final class OperatorRoutes {
     return cluster;
   }
 
-  /** The endpoint named in the path; 400 when malformed, 404 with the closest when unknown. */
+  /** The endpoint named in the path; 400 when malformed (as the registry's), 404 with the closest when unknown. */
   private EndpointRef endpoint(Context ctx) {
     String cluster = cluster(ctx);
-    String raw = ctx.pathParam("endpoint");
-    EndpointRef ref = EndpointRef.parse(cluster, raw);
-    if (ref == null) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_endpoint",
-          "expected address:port (IPv6 as [::1]:8080), was '" + raw + "'");
+    NameRules.EndpointKey key = NameRules.endpoint(ctx.pathParam("endpoint"));
+    if (key instanceof NameRules.Refused bad) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + bad.part(), bad.message());
     }
+    NameRules.Endpoint at = (NameRules.Endpoint) key;
+    EndpointRef ref = new EndpointRef(cluster, at.address(), at.port());
     List<String> known = published().endpoints().getOrDefault(cluster, List.of()).stream()
         .map(EndpointSpec::key).toList();
     if (!known.contains(ref.key())) {
@@ -252,18 +257,26 @@ final class OperatorRoutes {
   }
 
   private Duration drainTimeout(String cluster) {
-    return backend.reconciler().clusterSpec(cluster).effectiveDrainTimeout();
+    return backend.view().get().clusters().apply(cluster).effectiveDrainTimeout();
   }
 
   /** Envoy's own default (10) when the cluster does not set one. */
   private int maxEjectionPercent(String cluster) {
-    Integer configured = backend.reconciler().clusterSpec(cluster).maxEjectionPercent();
+    Integer configured = backend.view().get().clusters().apply(cluster).maxEjectionPercent();
     return configured == null ? 10 : configured;
   }
 
+  /**
+   * A duration written exactly (no spaces); zero is fine (a drain whose deadline has passed already:
+   * safe to remove once every client ACKed it). One code, {@code bad_<field>}, whatever is wrong.
+   */
   private static Duration duration(String field, String raw) {
-    return StrictYaml.parseDuration(raw).orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, "bad_duration",
-        field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'"));
+    Duration d = raw.strip().equals(raw) ? StrictYaml.parseDuration(raw).orElse(null) : null;
+    if (d == null || d.isNegative()) {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + field,
+          field + " must be a duration like 30s, 5m or 1h, was '" + raw + "'");
+    }
+    return d;
   }
 
   private static String reason(String reason) {

@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
@@ -45,7 +44,7 @@ final class RegistryRoutes {
         ctx -> ctx.json(registry().leases().stream().map(LeaseView::of).toList()));
     router.write(HandlerType.PUT, ENDPOINT_PATH, Access.REGISTER, (ctx, caller) -> {
       RegistrySource source = registry();
-      JsonNode body = router.body(ctx, JsonNode.class);
+      Registration.Body body = router.body(ctx, Registration.Body.class);
       Registration r = parse(ctx, body);
       RegistrySource.Registered result = call(() -> source.register(r, caller.role() == null ? null : caller.name()));
       Map<String, Object> answer = new LinkedHashMap<>();
@@ -82,7 +81,7 @@ final class RegistryRoutes {
     return registry;
   }
 
-  private static Registration parse(Context ctx, JsonNode body) {
+  private static Registration parse(Context ctx, Registration.Body body) {
     Registration.Parsed parsed = Registration.parse(ctx.pathParam("cluster"), ctx.pathParam("endpoint"), body);
     if (parsed instanceof Registration.Invalid bad) {
       throw new ApiException(HttpStatus.BAD_REQUEST, bad.code(), bad.message());

@@ -48,6 +48,15 @@ final class Arguments {
         .orElseThrow(() -> new TypeConversionException("expected a duration like 30s, 5m or 1h, was '" + value + "'"));
   }
 
+  /** An API time to the millisecond ({@code 2025-01-02T03:04:05.123Z}); anything else as it is. */
+  static String instant(String iso) {
+    try {
+      return java.time.Instant.parse(iso).truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+    } catch (java.time.format.DateTimeParseException e) {
+      return iso;
+    }
+  }
+
   /** {@code 90s} as {@code 1m30s}: how durations read in progress lines. */
   static String human(Duration d) {
     long seconds = Math.max(0, (d.toMillis() + 999) / 1000);

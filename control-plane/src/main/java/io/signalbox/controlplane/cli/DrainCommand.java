@@ -21,8 +21,19 @@ import picocli.CommandLine.Parameters;
 public final class DrainCommand implements Callable<Integer> {
 
   static final Duration POLL_EVERY = Duration.ofMillis(500);
-  /** A progress line is printed when it changes, and at least this often while nothing does. */
-  static final Duration REPEAT_UNCHANGED = Duration.ofSeconds(10);
+  /** How long the command looks for the epoch that carries the drain, or a hold, before it answers. */
+  static final Duration SETTLE = Duration.ofSeconds(5);
+  static final Duration SETTLE_POLL = Duration.ofMillis(100);
+
+  /** Why a stored drain is not being published: a guard's hold of its cluster, or the freeze. */
+  record Hold(String rule, String message) {
+    /** {@code held by guard.min-eligible: cluster 'greeter': ...}. */
+    String describe() {
+      return rule.equals(FROZEN) ? "held: " + message : "held by " + rule + ": " + message;
+    }
+  }
+
+  static final String FROZEN = "freeze";
 
   @Mixin ClientOptions options;
 
@@ -58,9 +69,14 @@ public final class DrainCommand implements Callable<Integer> {
     if (deadline != null) {
       body.put("deadline", deadline);
     }
+    long start = System.nanoTime();
     JsonNode accepted = options.client().post(path, body);
     String target = cluster + "/" + endpoint;
+    Hold hold = settle(path);
     if (!waitUntilSafe) {
+      if (hold != null) {
+        throw CliFailure.failed("drain of " + target + " is " + hold.describe() + "; " + remedy(hold));
+      }
       if (options.json()) {
         options.print(accepted);
       } else {
@@ -68,16 +84,58 @@ public final class DrainCommand implements Callable<Integer> {
       }
       return 0;
     }
-    return follow(path, target);
+    return follow(path, target, start);
   }
 
-  private int follow(String path, String target) throws InterruptedException {
-    long start = System.nanoTime();
-    String lastKey = null;
-    long lastPrinted = 0;
+  /**
+   * Waits (at most {@link #SETTLE}) until an epoch carries the drain, or something holds it back:
+   * the server accepts a drain before the writer builds the epoch, and only that build finds out
+   * whether a guard (the cluster's last eligible endpoint, say) holds it.
+   *
+   * @return the hold, or null once the drain is published (or nothing is known within SETTLE)
+   */
+  private Hold settle(String path) throws InterruptedException {
+    long until = System.nanoTime() + SETTLE.toNanos();
+    while (true) {
+      if (!Json.text(options.client().get(path), "drainingEpoch").isEmpty()) {
+        return null;
+      }
+      Hold hold = hold();
+      if (hold != null || System.nanoTime() >= until) {
+        return hold;
+      }
+      Thread.sleep(SETTLE_POLL.toMillis());
+    }
+  }
+
+  /** What holds the cluster back now, from {@code GET /api/v1/status}: a guard, or the freeze. */
+  private Hold hold() {
+    JsonNode status = options.client().get("/api/v1/status");
+    for (JsonNode held : status.path("held")) {
+      if (Json.text(held, "cluster").equals(cluster)) {
+        return new Hold(Json.text(held, "rule"), Json.text(held, "message"));
+      }
+    }
+    if (status.path("frozen").asBoolean()) {
+      return new Hold(FROZEN, "publishing is frozen");
+    }
+    return null;
+  }
+
+  private String remedy(Hold hold) {
+    if (hold.rule().equals(FROZEN)) {
+      return "the drain is stored and takes effect at 'signalbox unfreeze'";
+    }
+    return "the drain is stored; 'signalbox confirm " + cluster + "' lets the held update through, 'signalbox undrain "
+        + cluster + " " + endpoint + "' withdraws it";
+  }
+
+  private int follow(String path, String target, long start) throws InterruptedException {
+    ProgressLine line = new ProgressLine(options.out(), !options.json() && ProgressLine.stdoutIsTerminal());
     while (true) {
       JsonNode progress = options.client().get(path);
       if (progress.path("safeToRemove").asBoolean()) {
+        line.end();
         if (options.json()) {
           options.print(progress);
         } else {
@@ -85,18 +143,20 @@ public final class DrainCommand implements Callable<Integer> {
         }
         return 0;
       }
-      long now = System.nanoTime();
-      String key = Json.text(progress, "drainingEpoch") + "/" + Json.text(progress, "clientsAcked") + "/"
-          + Json.text(progress, "clientsTotal") + "/" + progress.path("deadlinePassed").asBoolean();
-      if (!options.json() && (!key.equals(lastKey) || now - lastPrinted >= REPEAT_UNCHANGED.toNanos())) {
-        options.println("draining " + target + ": " + progress(progress));
-        lastKey = key;
-        lastPrinted = now;
+      // Only a drain not yet in an epoch can be held; once published, its progress is the story.
+      Hold hold = Json.text(progress, "drainingEpoch").isEmpty() ? hold() : null;
+      String now = hold != null ? hold.describe() : progress(progress);
+      String state = hold != null ? hold.toString() : Json.text(progress, "drainingEpoch") + "/"
+          + Json.text(progress, "clientsAcked") + "/" + Json.text(progress, "clientsTotal") + "/"
+          + progress.path("deadlinePassed").asBoolean();
+      if (!options.json()) {
+        line.show(state, "draining " + target + ": " + now);
       }
-      long left = timeout.toNanos() - (now - start);
+      long left = timeout.toNanos() - (System.nanoTime() - start);
       if (left <= 0) {
+        line.end();
         throw new CliFailure("timed out after " + Arguments.human(timeout) + " waiting for " + target
-            + " to be safe to remove: " + progress(progress), CliFailure.TIMED_OUT);
+            + " to be safe to remove: " + now, CliFailure.TIMED_OUT);
       }
       Thread.sleep(Math.max(1, Math.min(POLL_EVERY.toMillis(), left / 1_000_000)));
     }

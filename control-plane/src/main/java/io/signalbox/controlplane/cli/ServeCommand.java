@@ -3,22 +3,12 @@ package io.signalbox.controlplane.cli;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.model.DesiredState;
-import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.Violation;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -83,29 +73,10 @@ public final class ServeCommand implements Callable<Integer> {
 
   /**
    * Startup refuses what a reload would reject: the endpoint files as they are now, merged into
-   * the config, must validate.
+   * the config, must make a valid epoch ({@link ConfigCheck}, what {@code validate} runs too).
    */
   static List<Violation> validateAtStartup(SignalboxConfig cfg) {
-    List<Violation> problems = new ArrayList<>();
-    Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
-    for (Path file : cfg.sources().files()) {
-      try {
-        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(Files.readString(file), file.toString());
-        problems.addAll(parsed.violations());
-        if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
-          ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
-        }
-      } catch (NoSuchFileException e) {
-        problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
-      } catch (IOException e) {
-        problems.add(Violation.error("source.unreadable", file.toString(), "", "cannot read: " + e.getMessage()));
-      }
-    }
-    if (!problems.isEmpty()) {
-      return problems;
-    }
-    DesiredState desired = cfg.desiredState(endpoints);
-    return new DesiredStateValidator().validate(desired).errors();
+    return ConfigCheck.of(cfg).errors();
   }
 
   private static int invalid(PrintWriter err, Path file, List<Violation> violations) {

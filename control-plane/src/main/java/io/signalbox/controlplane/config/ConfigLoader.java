@@ -6,9 +6,14 @@ import io.signalbox.model.HealthCheckSpec;
 import io.signalbox.model.LbPolicy;
 import io.signalbox.model.LeastRequestSpec;
 import io.signalbox.model.ListenerSpec;
+import io.signalbox.model.LocalityLb;
+import io.signalbox.model.MaglevSpec;
 import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RetryBudgetSpec;
 import io.signalbox.model.RingHashSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.model.WeightedRoundRobinSpec;
+import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.source.yaml.StrictYaml;
 import io.signalbox.validation.Violation;
@@ -36,7 +41,8 @@ public final class ConfigLoader {
       ClusterDefaults clusterDefaults,
       List<ListenerSpec> listeners,
       List<RouteConfigSpec> routeConfigs,
-      List<ClusterSpec> clusters) {}
+      List<ClusterSpec> clusters,
+      HaSettings ha) {}
 
   /** {@link ClusterSpec} without {@code name}, so that naming the defaults is an unknown-key error. */
   record ClusterDefaults(
@@ -51,12 +57,20 @@ public final class ConfigLoader {
       LeastRequestSpec leastRequest,
       Duration drainTimeout,
       Integer minEligible,
-      Integer massRemovalPercent) {
+      Integer massRemovalPercent,
+      RetryBudgetSpec retryBudget,
+      Integer panicThreshold,
+      LocalityLb localityLb,
+      ZoneAwareSpec zoneAware,
+      Integer overprovisioningFactor,
+      MaglevSpec maglev,
+      WeightedRoundRobinSpec weightedRoundRobin) {
 
     ClusterSpec toSpec() {
       return new ClusterSpec(
           null, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-          healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent);
+          healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
+          retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin);
     }
   }
 
@@ -104,6 +118,7 @@ public final class ConfigLoader {
         doc.clusterDefaults() == null ? null : doc.clusterDefaults().toSpec(),
         doc.listeners(),
         doc.routeConfigs(),
-        doc.clusters());
+        doc.clusters(),
+        doc.ha());
   }
 }

@@ -27,7 +27,8 @@ public record SignalboxConfig(
     ClusterSpec clusterDefaults,
     List<ListenerSpec> listeners,
     List<RouteConfigSpec> routeConfigs,
-    List<ClusterSpec> clusters) {
+    List<ClusterSpec> clusters,
+    HaSettings ha) {
 
   public SignalboxConfig {
     configSource = configSource == null ? "" : configSource;
@@ -41,6 +42,15 @@ public record SignalboxConfig(
     listeners = listeners == null ? List.of() : List.copyOf(listeners);
     routeConfigs = routeConfigs == null ? List.of() : List.copyOf(routeConfigs);
     clusters = clusters == null ? List.of() : List.copyOf(clusters);
+    ha = ha == null ? HaSettings.defaults() : ha;
+  }
+
+  /** A config without an {@code ha} section. */
+  public SignalboxConfig(String configSource, XdsSettings xds, AdminSettings admin, StoreSettings store,
+      SourcesSettings sources, ReconcileSettings reconcile, RolloutSettings rollout, ClusterSpec clusterDefaults,
+      List<ListenerSpec> listeners, List<RouteConfigSpec> routeConfigs, List<ClusterSpec> clusters) {
+    this(configSource, xds, admin, store, sources, reconcile, rollout, clusterDefaults, listeners, routeConfigs,
+        clusters, null);
   }
 
   /**

@@ -70,6 +70,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
   private final Clock clock;
   private final Settings settings;
   private final ScheduledExecutorService scheduler;
+  private final java.util.function.Supplier<java.util.Set<String>> otherReplicas;
 
   /** Connected rows as the store holds them, by key. */
   private final Map<ClientRecord.Key, ClientRecord> written = new HashMap<>();
@@ -80,6 +81,16 @@ public final class ClientStatusRecorder implements AutoCloseable {
   private boolean failing;
 
   public ClientStatusRecorder(XdsServer xds, SnapshotStore store, Clock clock, Settings settings) {
+    this(xds, store, clock, settings, java.util.Set::of);
+  }
+
+  /**
+   * @param otherReplicas the other replicas alive now, whose rows a start leaves connected; none
+   *     when standalone (every row not this process's own is from a process that is gone)
+   */
+  public ClientStatusRecorder(XdsServer xds, SnapshotStore store, Clock clock, Settings settings,
+      java.util.function.Supplier<java.util.Set<String>> otherReplicas) {
+    this.otherReplicas = otherReplicas;
     this.xds = xds;
     this.store = store;
     this.clock = clock;
@@ -117,7 +128,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
     List<NackEvent> nacks = newNacks(clients);
     try {
       if (!previousDisconnected) {
-        int marked = store.disconnectClients();
+        int marked = store.disconnectClients(otherReplicas.get());
         previousDisconnected = true;
         if (marked > 0) {
           log.info("Marked {} client status rows of a previous process disconnected", marked);

@@ -13,7 +13,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ final class AfterPublish implements AutoCloseable {
 
   private final SnapshotStore store;
   private final Retention retention;
-  private final LongSupplier lastSafeEpoch;
+  private final Supplier<Set<Long>> keep;
   private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
       new LinkedBlockingQueue<>(), r -> {
         Thread t = new Thread(r, "after-publish");
@@ -44,10 +45,14 @@ final class AfterPublish implements AutoCloseable {
   // Parents still ACTIVE because the store was down when their successor was published; this thread only.
   private final Deque<Long> unmarked = new ArrayDeque<>();
 
-  AfterPublish(SnapshotStore store, Retention retention, LongSupplier lastSafeEpoch) {
+  /**
+   * @param keep the epochs retention must keep whatever their age: the last safe one and those
+   *     quarantined resources are restored from
+   */
+  AfterPublish(SnapshotStore store, Retention retention, Supplier<Set<Long>> keep) {
     this.store = store;
     this.retention = retention;
-    this.lastSafeEpoch = lastSafeEpoch;
+    this.keep = keep;
   }
 
   /**
@@ -64,7 +69,7 @@ final class AfterPublish implements AutoCloseable {
           unmarked.add(parent.epoch());
         }
         markSuperseded();
-        retention.published(published.epoch(), lastSafeEpoch.getAsLong());
+        retention.published(published.epoch(), keep.get());
         checkpointIfDue(published);
       } catch (RuntimeException e) {
         // A bug here must not stop the bookkeeping of later epochs.

@@ -15,6 +15,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * otherwise once the burst has settled — quiet for {@code debounce}, or {@code maxDelay} after its
  * first change, whichever is first. So a burst costs at most one build at its start and one after
  * it, never one per change.
+ *
+ * <p>Time comes from an injected monotonic ticker ({@code System::nanoTime} in production), not a
+ * wall {@code Clock}: a wall clock stepped back an hour would hold every build for that hour. The
+ * decision ({@link #nanosUntilDue}) is separate from the waiting, so tests drive it with a fake
+ * ticker and no real time.
  */
 final class BuildTrigger {
 
@@ -22,6 +27,7 @@ final class BuildTrigger {
 
   private final Duration debounce;
   private final Duration maxDelay;
+  private final java.util.function.LongSupplier ticker;
   // Guards every field below; the writer waits on `changed`.
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -29,7 +35,7 @@ final class BuildTrigger {
   private long firstDirtyNanos;
   private long lastDirtyNanos;
   private boolean running = true;
-  private long retryNotBeforeNanos = System.nanoTime();
+  private long retryNotBeforeNanos;
   private long wakeAtNanos = NO_WAKE;
   private String pendingCause = "startup";
   // When the writer last took a build; a change arriving `debounce` after it is a leading edge.
@@ -37,22 +43,45 @@ final class BuildTrigger {
   private boolean leadingEdge;
 
   BuildTrigger(Duration debounce, Duration maxDelay) {
+    this(debounce, maxDelay, System::nanoTime);
+  }
+
+  /** @param ticker monotonic nanoseconds, as {@link System#nanoTime} */
+  BuildTrigger(Duration debounce, Duration maxDelay, java.util.function.LongSupplier ticker) {
     this.debounce = debounce;
     this.maxDelay = maxDelay;
-    this.lastBuildNanos = System.nanoTime() - debounce.toNanos();
+    this.ticker = ticker;
+    long now = ticker.getAsLong();
+    this.retryNotBeforeNanos = now;
+    this.lastBuildNanos = now - debounce.toNanos();
   }
 
   void signal(String cause) {
+    signal(cause, false);
+  }
+
+  /**
+   * Wakes the writer for something that must not wait for a burst to settle: a follower serving an
+   * epoch the leader already committed, a replica taking over. Due at once (store retries aside).
+   */
+  void signalNow(String cause) {
+    signal(cause, true);
+  }
+
+  private void signal(String cause, boolean now) {
     lock.lock();
     try {
-      long now = System.nanoTime();
+      long at = ticker.getAsLong();
       if (!dirty) {
-        firstDirtyNanos = now;
+        firstDirtyNanos = at;
         pendingCause = cause;
-        leadingEdge = now - lastBuildNanos >= debounce.toNanos();
+        leadingEdge = at - lastBuildNanos >= debounce.toNanos();
+      }
+      if (now) {
+        leadingEdge = true;
       }
       dirty = true;
-      lastDirtyNanos = now;
+      lastDirtyNanos = at;
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -63,7 +92,7 @@ final class BuildTrigger {
   void wakeIn(Duration delay) {
     lock.lock();
     try {
-      wakeAtNanos = delay == null ? NO_WAKE : System.nanoTime() + Math.max(0, delay.toNanos());
+      wakeAtNanos = delay == null ? NO_WAKE : ticker.getAsLong() + Math.max(0, delay.toNanos());
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -74,7 +103,7 @@ final class BuildTrigger {
   void retryAfter(Duration delay, String cause) {
     lock.lock();
     try {
-      retryNotBeforeNanos = System.nanoTime() + delay.toNanos();
+      retryNotBeforeNanos = ticker.getAsLong() + delay.toNanos();
     } finally {
       lock.unlock();
     }
@@ -89,26 +118,15 @@ final class BuildTrigger {
   String await() throws InterruptedException {
     lock.lock();
     try {
-      while (running && !settled()) {
-        if (!dirty && wakeAtNanos != NO_WAKE) {
-          long untilWake = wakeAtNanos - System.nanoTime();
-          if (untilWake <= 0) {
-            wakeAtNanos = NO_WAKE;
-            dirty = true;
-            firstDirtyNanos = lastDirtyNanos = System.nanoTime() - debounce.toNanos();
-            pendingCause = "scheduled endpoint lifecycle change";
-          } else {
-            changed.awaitNanos(untilWake);
-          }
-        } else if (!dirty) {
+      while (running) {
+        long wait = nanosUntilDue();
+        if (wait == 0) {
+          break;
+        }
+        if (wait < 0) {
           changed.await();
         } else {
-          long due = leadingEdge ? System.nanoTime()
-              : Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
-          long wait = Math.max(due, retryNotBeforeNanos) - System.nanoTime();
-          if (wait > 0) {
-            changed.awaitNanos(wait);
-          }
+          changed.awaitNanos(wait);
         }
       }
       if (!running) {
@@ -116,8 +134,39 @@ final class BuildTrigger {
       }
       dirty = false;
       leadingEdge = false;
-      lastBuildNanos = System.nanoTime();
+      lastBuildNanos = ticker.getAsLong();
       return pendingCause;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * How long until a build is due: 0 when it is due now, -1 when nothing is pending (the writer
+   * waits for a signal). A scheduled wake-up that is due becomes a pending change here.
+   */
+  long nanosUntilDue() {
+    lock.lock();
+    try {
+      long now = ticker.getAsLong();
+      if (!dirty && wakeAtNanos != NO_WAKE) {
+        if (wakeAtNanos - now > 0) {
+          return wakeAtNanos - now;
+        }
+        wakeAtNanos = NO_WAKE;
+        dirty = true;
+        firstDirtyNanos = lastDirtyNanos = now - debounce.toNanos();
+        pendingCause = "scheduled endpoint lifecycle change";
+      }
+      if (!dirty) {
+        return -1;
+      }
+      long due = leadingEdge ? now
+          : Math.min(lastDirtyNanos + debounce.toNanos(), firstDirtyNanos + maxDelay.toNanos());
+      if (retryNotBeforeNanos - due > 0) {
+        due = retryNotBeforeNanos;
+      }
+      return Math.max(0, due - now);
     } finally {
       lock.unlock();
     }
@@ -131,16 +180,5 @@ final class BuildTrigger {
     } finally {
       lock.unlock();
     }
-  }
-
-  private boolean settled() {
-    if (!dirty) {
-      return false;
-    }
-    long now = System.nanoTime();
-    if (now - retryNotBeforeNanos < 0) {
-      return false;
-    }
-    return leadingEdge || now - lastDirtyNanos >= debounce.toNanos() || now - firstDirtyNanos >= maxDelay.toNanos();
   }
 }

@@ -68,6 +68,11 @@ final class DrainTracker {
     return drainingSince.get(endpoint);
   }
 
+  /** Every endpoint DRAINING now, with the first epoch of its run: a copy, for readers. */
+  Map<EndpointRef, Long> drainingSinceAll() {
+    return Map.copyOf(drainingSince);
+  }
+
   boolean acknowledged(EndpointRef endpoint) {
     Long since = drainingSince.get(endpoint);
     if (since == null) {

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Recently published snapshots, so a rollback restores from memory; older ones are read back from
- * the store. Confined to the reconciler's thread.
+ * the store. The writer and the interventions thread both use it: the map is guarded by itself,
+ * and a store read happens outside that lock.
  */
 final class EpochHistory {
 
@@ -27,12 +28,17 @@ final class EpochHistory {
   }
 
   void remember(Snapshot snapshot) {
-    recent.put(snapshot.epoch(), snapshot);
+    synchronized (recent) {
+      recent.put(snapshot.epoch(), snapshot);
+    }
   }
 
   /** The snapshot of {@code epoch}, or null if no such epoch exists or the store is unreachable. */
   Snapshot get(long epoch) {
-    Snapshot s = recent.get(epoch);
+    Snapshot s;
+    synchronized (recent) {
+      s = recent.get(epoch);
+    }
     if (s != null) {
       return s;
     }
@@ -42,7 +48,9 @@ final class EpochHistory {
       return null;
     }
     if (s != null) {
-      recent.put(epoch, s);
+      synchronized (recent) {
+        recent.put(epoch, s);
+      }
     }
     return s;
   }

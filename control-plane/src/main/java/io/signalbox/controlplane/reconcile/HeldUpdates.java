@@ -29,11 +29,10 @@ public final class HeldUpdates {
   /** One held cluster update, for the status API. */
   public record Held(String cluster, String rule, String message, Instant since) {}
 
-  private record Pending(int hash, Held held) {}
+  private record Pending(String fingerprint, Held held) {}
 
   private final Map<String, Pending> held = new ConcurrentHashMap<>();
   private final GuardChecks guards = new GuardChecks();
-  private final Map<String, Integer> confirmed = new ConcurrentHashMap<>();
   private volatile Duration stableFor;
 
   HeldUpdates(Duration stableFor) {
@@ -48,23 +47,47 @@ public final class HeldUpdates {
     return held.values().stream().map(Pending::held).toList();
   }
 
-  /** Lets the currently held update of {@code cluster} through; false if none is held. */
-  boolean confirm(String cluster) {
+  /**
+   * The fingerprint of the update of {@code cluster} held now, or null if none is: what an
+   * operator's confirmation lets through (see {@link Interventions#confirm}).
+   */
+  String fingerprintOf(String cluster) {
     Pending p = held.get(cluster);
-    if (p == null) {
-      return false;
-    }
-    confirmed.put(cluster, p.hash());
-    return true;
+    return p == null ? null : p.fingerprint();
   }
 
-  record Outcome(Map<String, List<EndpointSpec>> endpoints, Instant nextChange) {}
+  /**
+   * The same for the same endpoint list in every process: a confirmation is stored and must still
+   * match after a restart, so not {@code hashCode()} (an enum's is its identity).
+   */
+  static String fingerprint(List<EndpointSpec> endpoints) {
+    java.security.MessageDigest sha;
+    try {
+      sha = java.security.MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+    for (EndpointSpec e : endpoints) {
+      sha.update(e.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      sha.update((byte) '\n');
+    }
+    return java.util.HexFormat.of().formatHex(sha.digest(), 0, 16);
+  }
 
-  /** On the reconciler's thread: {@code endpoints} with held clusters replaced by what clients hold. */
+  /**
+   * @param stale confirmed clusters that hold nothing any more: their confirmations are spent
+   */
+  record Outcome(Map<String, List<EndpointSpec>> endpoints, Instant nextChange, Set<String> stale) {}
+
+  /**
+   * On the reconciler's thread: {@code endpoints} with held clusters replaced by what clients hold.
+   *
+   * @param confirmed cluster -> the fingerprint of the held update an operator let through
+   */
   Outcome apply(Snapshot published, Map<String, List<EndpointSpec>> endpoints, List<OperatorOverride> overrides,
-      ClusterSpecs clusters, Instant now) {
+      Map<String, String> confirmed, ClusterSpecs clusters, Instant now) {
     if (published == null) {
-      return new Outcome(endpoints, null);
+      return new Outcome(endpoints, null, Set.of());
     }
     Map<String, Set<String>> intended = new HashMap<>();
     overrides.stream().filter(o -> !(o instanceof OperatorOverride.Weight))
@@ -72,20 +95,20 @@ public final class HeldUpdates {
             .add(o.endpoint().cluster() + "/" + o.endpoint().key()));
     List<Guards.Hold> holds = guards.check(published.endpoints(), endpoints, clusters, intended);
     if (holds.isEmpty() && held.isEmpty() && confirmed.isEmpty()) {
-      return new Outcome(endpoints, null);
+      return new Outcome(endpoints, null, Set.of());
     }
     Map<String, List<EndpointSpec>> out = new TreeMap<>(endpoints);
     Set<String> stillHeld = new HashSet<>();
     Instant next = null;
     for (Guards.Hold hold : holds) {
       String cluster = hold.cluster();
-      int hash = endpoints.getOrDefault(cluster, List.of()).hashCode();
-      if (Integer.valueOf(hash).equals(confirmed.get(cluster))) {
+      String fingerprint = fingerprint(endpoints.getOrDefault(cluster, List.of()));
+      if (fingerprint.equals(confirmed.get(cluster))) {
         continue;
       }
       Pending p = held.get(cluster);
-      if (p == null || p.hash() != hash) {
-        p = new Pending(hash, new Held(cluster, hold.rule(), hold.message(), now));
+      if (p == null || !p.fingerprint().equals(fingerprint)) {
+        p = new Pending(fingerprint, new Held(cluster, hold.rule(), hold.message(), now));
         held.put(cluster, p);
         log.warn("holding the update of {}: {}", cluster, hold.message());
       }
@@ -106,7 +129,12 @@ public final class HeldUpdates {
       }
     }
     held.keySet().retainAll(stillHeld);
-    confirmed.keySet().removeIf(c -> !stillHeld.contains(c) && holds.stream().noneMatch(h -> h.cluster().equals(c)));
-    return new Outcome(out, next);
+    Set<String> stale = new HashSet<>();
+    for (String c : confirmed.keySet()) {
+      if (!stillHeld.contains(c) && holds.stream().noneMatch(h -> h.cluster().equals(c))) {
+        stale.add(c);
+      }
+    }
+    return new Outcome(out, next, stale);
   }
 }

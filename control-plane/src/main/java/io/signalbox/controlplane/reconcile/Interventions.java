@@ -1,22 +1,24 @@
 package io.signalbox.controlplane.reconcile;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.Lifecycle;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.store.AuditEntry;
+import io.signalbox.model.EndpointState;
+import io.signalbox.store.EpochStatus;
 import io.signalbox.store.SnapshotStore;
-import io.signalbox.store.StoreUnavailableException;
+import io.signalbox.store.StoredIntent;
 import io.signalbox.store.StoredOverride;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -24,11 +26,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything that overrules the inputs: operator overrides (drain, eject, weight), quarantined
- * resources after a rejection or a rollback, and the freeze. Written by API and rollout threads,
- * read by the writer on every build; each change asks the writer for a rebuild. Overrides are
- * persisted before they take effect, so they survive a restart.
+ * resources after a rejection or a rollback, confirmations of held updates, and the freeze.
+ *
+ * <p>Every intervention runs on one thread, in order: it is stored first (the store is the
+ * authority, so it survives a restart, a crash or a change of leader), then the writer's copy of
+ * the intent ({@link Intent}, immutable) is replaced and the writer asked to rebuild. Nothing runs
+ * under a lock, and each returns an {@link Outcome} rather than throwing for an expected refusal.
+ * Until the stored intent has been read, nothing is built and nothing is accepted: starting
+ * without it would undo drains and rollbacks (fail closed).
  */
-public final class Interventions {
+public final class Interventions implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Interventions.class);
 
@@ -38,129 +45,96 @@ public final class Interventions {
   /** How long an endpoint back from an ejection stays WARMING. */
   public static final Duration EJECTION_WARMUP = Duration.ofSeconds(10);
 
-  /** An ejection refused by the capacity guard. */
-  public static final class EjectionRefused extends RuntimeException {
-    EjectionRefused(String message) {
-      super(message, null, false, false);
-    }
-  }
-
-  private final Clock clock;
   private final SnapshotStore store;
-  private final Runnable rebuild;
+  private final IntentThread thread;
+  private final Rollbacks rollbacks;
   private final Supplier<Snapshot> published;
-  private final LongFunction<Snapshot> epochs;
-  private final io.micrometer.core.instrument.Counter rollbacks;
-  final Quarantine quarantine = new Quarantine();
-  private final List<OperatorOverride> overrides = new CopyOnWriteArrayList<>();
-  private volatile boolean frozen;
+
+  // Read by the writer, the rollout and the API.
+  private volatile long revision = -1;
   private volatile long lastSafeEpoch;
+  private volatile Map<String, Long> lastSafeByGroup = Map.of();
 
   Interventions(Clock clock, SnapshotStore store, Runnable rebuild, Supplier<Snapshot> published,
-      LongFunction<Snapshot> epochs, io.micrometer.core.instrument.MeterRegistry meters) {
-    this.rollbacks = meters.counter("signalbox_rollbacks");
-    this.clock = clock;
+      LongFunction<Snapshot> epochs, MeterRegistry meters) {
     this.store = store;
-    this.rebuild = rebuild;
     this.published = published;
-    this.epochs = epochs;
-    try {
-      store.overrides().active().forEach(o -> overrides.add(toOverride(o)));
-    } catch (StoreUnavailableException e) {
-      log.warn("could not load operator overrides; starting without them: {}", e.getMessage());
+    this.thread = new IntentThread(clock, rebuild);
+    this.rollbacks = new Rollbacks(thread, store, published, epochs, () -> lastSafeEpoch,
+        meters.counter("signalbox_rollbacks"));
+  }
+
+  /**
+   * Reads the stored intent (and the last SAFE epoch) into the writer's copy. At start, and again
+   * whenever the store's revision moved without this process writing (another replica did).
+   *
+   * @return whether it could be read; if not, {@link #unreadable} says why
+   */
+  public boolean load() {
+    Outcome<Boolean> read = thread.run(() -> {
+      StoredIntent stored = store.intent().read();
+      long safe = store.newestWithStatus(EpochStatus.SAFE).map(r -> r.epoch()).orElse(0L);
+      Intent fresh = Intent.from(stored);
+      if (thread.intent() == null) {
+        log.info("operator intent read: {}{} override(s), {} quarantined resource(s), {} confirmation(s); "
+            + "last safe epoch {}", fresh.frozen() ? "frozen by " + fresh.freeze().actor() + ", " : "",
+            fresh.overrides().size(), fresh.quarantine().size(), fresh.confirmations().size(), safe);
+      }
+      thread.replace(fresh);
+      revision = stored.revision();
+      lastSafeEpoch = Math.max(lastSafeEpoch, safe);
+      thread.unreadable(null);
+      return Outcome.applied(true);
+    });
+    if (read instanceof Outcome.Unavailable<Boolean> u) {
+      if (!u.message().equals(thread.unreadable())) {
+        log.error("operator intent cannot be read; serving the stored epoch and publishing nothing new until "
+            + "it can: {}", u.message());
+      }
+      thread.unreadable(u.message());
+      return false;
     }
+    return true;
+  }
+
+  /** The intent the writer applies, or null until it has been read. */
+  public Intent intent() {
+    return thread.intent();
+  }
+
+  /** Why the stored intent could not be read, or null once it has been. */
+  public String unreadable() {
+    return thread.unreadable();
+  }
+
+  /**
+   * The store's intent revision when the copy was last read (see {@link io.signalbox.store.IntentStore}):
+   * a different revision in the store means someone (maybe another replica) changed it since.
+   */
+  public long revisionRead() {
+    return revision;
   }
 
   public List<OperatorOverride> overrides() {
-    return List.copyOf(overrides);
+    Intent i = thread.intent();
+    return i == null ? List.of() : i.overrides();
   }
 
   public boolean frozen() {
-    return frozen;
+    Intent i = thread.intent();
+    return i != null && i.frozen();
   }
 
   public long lastSafeEpoch() {
     return lastSafeEpoch;
   }
 
-  /** Marks {@code endpoint} DRAINING until undrained; {@code deadline} is when it may be considered idle. */
-  public void drain(EndpointRef endpoint, Duration deadline, String actor, String reason) {
-    Instant now = clock.instant();
-    store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "drain", null,
-        actor, reason, now, now.plus(deadline)));
-    replace(new OperatorOverride.Drain(endpoint, actor, reason, now, deadline));
+  /** The rollout controller's verdict: the newest epoch the whole fleet holds with no NACK. */
+  public void lastSafe(long epoch) {
+    lastSafeEpoch = Math.max(lastSafeEpoch, epoch);
   }
 
-  /** @return false if the endpoint was not drained by an operator */
-  public boolean undrain(EndpointRef endpoint) {
-    boolean removed = store.overrides().remove(endpoint.cluster(), endpoint.address(), endpoint.port(), "drain");
-    overrides.removeIf(o -> o instanceof OperatorOverride.Drain && o.endpoint().equals(endpoint));
-    rebuild.run();
-    return removed;
-  }
-
-  /**
-   * Ejects {@code endpoint} for a time that doubles for repeat offenders, unless that would take
-   * its cluster past {@code maxEjectionPercent}.
-   *
-   * @return how long it is out
-   * @throws EjectionRefused with the reason, changing nothing
-   */
-  public synchronized Duration eject(EndpointRef endpoint, List<EndpointSpec> clusterEndpoints,
-      int maxEjectionPercent, String actor, String reason) {
-    // Count ejections not yet published too: two quick ejections must not both slip under the cap.
-    Instant at = clock.instant();
-    java.util.Set<EndpointRef> ejecting = new java.util.HashSet<>();
-    for (OperatorOverride o : overrides) {
-      if (o instanceof OperatorOverride.Eject j && at.isBefore(j.until())) {
-        ejecting.add(j.endpoint());
-      }
-    }
-    List<EndpointSpec> counted = clusterEndpoints.stream()
-        .map(e -> ejecting.contains(EndpointRef.of(endpoint.cluster(), e))
-            ? e.withState(io.signalbox.model.EndpointState.EJECTED) : e)
-        .toList();
-    String refusal = Lifecycle.ejectionRefusal(endpoint.cluster(), counted, endpoint, maxEjectionPercent);
-    if (refusal != null) {
-      throw new EjectionRefused(refusal);
-    }
-    int before = store.overrides().count(endpoint.cluster(), endpoint.address(), endpoint.port(), "eject");
-    Duration out = Lifecycle.ejectionTime(BASE_EJECTION, before, MAX_EJECTION);
-    Instant now = clock.instant();
-    store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "eject", null,
-        actor, reason, now, now.plus(out)));
-    replace(new OperatorOverride.Eject(endpoint, actor, reason, now, now.plus(out), EJECTION_WARMUP));
-    return out;
-  }
-
-  public void weight(EndpointRef endpoint, int weight, String actor, String reason) {
-    Instant now = clock.instant();
-    store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "weight", weight,
-        actor, reason, now, null));
-    replace(new OperatorOverride.Weight(endpoint, actor, reason, now, weight));
-  }
-
-  private void replace(OperatorOverride o) {
-    overrides.removeIf(old -> old.getClass() == o.getClass() && old.endpoint().equals(o.endpoint()));
-    overrides.add(o);
-    rebuild.run();
-  }
-
-  private static OperatorOverride toOverride(StoredOverride s) {
-    EndpointRef ref = new EndpointRef(s.cluster(), s.address(), s.port());
-    return switch (s.kind()) {
-      case "drain" -> new OperatorOverride.Drain(ref, s.actor(), s.reason(), s.createdAt(),
-          Duration.between(s.createdAt(), s.deadline() == null ? s.createdAt() : s.deadline()));
-      case "eject" -> new OperatorOverride.Eject(ref, s.actor(), s.reason(), s.createdAt(), s.deadline(),
-          EJECTION_WARMUP);
-      case "weight" -> new OperatorOverride.Weight(ref, s.actor(), s.reason(), s.createdAt(), s.value());
-      default -> throw new IllegalStateException("stored override of unknown kind '" + s.kind() + "' for " + ref);
-    };
-  }
-
-  private volatile Map<String, Long> lastSafeByGroup = Map.of();
-
-  /** Per node group: the newest epoch every connected client of the group fully holds. */
+  /** Per node group: the newest epoch every connected client of the group holds. */
   public Map<String, Long> lastSafeByGroup() {
     return lastSafeByGroup;
   }
@@ -169,36 +143,114 @@ public final class Interventions {
     lastSafeByGroup = Map.copyOf(byGroup);
   }
 
-  /** The rollout controller's verdict: the newest epoch the whole fleet holds with no NACK. */
-  public void lastSafe(long epoch) {
-    lastSafeEpoch = Math.max(lastSafeEpoch, epoch);
+  /**
+   * Marks {@code endpoint} DRAINING until undrained; {@code deadline} is when it may be considered
+   * idle.
+   *
+   * @return when the deadline passes
+   */
+  public Outcome<Instant> drain(EndpointRef endpoint, Duration deadline, String actor, String reason) {
+    return thread.change(current -> {
+      Instant now = thread.now();
+      store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "drain",
+          null, actor, reason, now, now.plus(deadline)));
+      thread.replace(current.withOverride(new OperatorOverride.Drain(endpoint, actor, reason, now, deadline)));
+      return Outcome.applied(now.plus(deadline));
+    });
+  }
+
+  /** Ends an operator's drain; refused ({@code not_draining}) if there is none. */
+  public Outcome<EndpointRef> undrain(EndpointRef endpoint) {
+    return thread.change(current -> {
+      if (!store.overrides().remove(endpoint.cluster(), endpoint.address(), endpoint.port(), "drain")) {
+        return Outcome.refused("not_draining", endpoint + " is not being drained by an operator");
+      }
+      thread.replace(current.withoutOverride(OperatorOverride.Drain.class, endpoint));
+      return Outcome.applied(endpoint);
+    });
   }
 
   /**
-   * Epoch {@code epoch} drew a NACK: it becomes REJECTED with the client's words, and the next
-   * epoch restores each rejected resource from the last safe epoch while the rest of the desired
-   * state still holds. The rejected input stays quarantined until it changes again.
+   * Ejects {@code endpoint} for a time that doubles for repeat offenders, unless that would take
+   * its cluster past {@code maxEjectionPercent} (refused: {@code ejection_cap}). Ejections already
+   * made but not yet published count: two quick ejections must not both slip under the cap.
    *
-   * @param rejected type -> resource name -> the rejected version
+   * @return how long it is out
    */
-  public void rejectEpoch(long epoch, Map<XdsType, Map<String, String>> rejected, String reason) {
-    // Before any epoch is SAFE (a fresh start, a rollout still settling), restore what clients held
-    // before: the rejected epoch's parent. Never "nothing": that would remove the resource.
-    Snapshot rejectedSnapshot = epochs.apply(epoch);
-    long restoreFrom = lastSafeEpoch > 0 || rejectedSnapshot == null ? lastSafeEpoch : rejectedSnapshot.parentEpoch();
-    rejected.forEach((type, resources) -> resources.forEach((name, version) ->
-        quarantine.hold(type, name, version, restoreFrom, "epoch " + epoch + " rejected: " + reason)));
-    try {
-      store.setStatus(epoch, io.signalbox.store.EpochStatus.REJECTED, reason);
-      store.audit(new AuditEntry(clock.instant(), "signalbox", "rollback", "epoch " + epoch,
-          "NACKed; restoring " + rejected.values().stream().mapToInt(Map::size).sum()
-              + " resource(s) from epoch " + restoreFrom + ": " + reason));
-    } catch (StoreUnavailableException e) {
-      log.warn("could not record the rejection of epoch {}: {}", epoch, e.getMessage());
+  public Outcome<Duration> eject(EndpointRef endpoint, int maxEjectionPercent, String actor, String reason) {
+    return thread.change(current -> {
+      Snapshot s = published.get();
+      List<EndpointSpec> endpoints = s == null ? List.of() : s.endpoints().getOrDefault(endpoint.cluster(), List.of());
+      Instant now = thread.now();
+      Set<EndpointRef> ejecting = new HashSet<>();
+      for (OperatorOverride o : current.overrides()) {
+        if (o instanceof OperatorOverride.Eject j && now.isBefore(j.until())) {
+          ejecting.add(j.endpoint());
+        }
+      }
+      List<EndpointSpec> counted = endpoints.stream()
+          .map(e -> ejecting.contains(EndpointRef.of(endpoint.cluster(), e)) ? e.withState(EndpointState.EJECTED) : e)
+          .toList();
+      String refusal = Lifecycle.ejectionRefusal(endpoint.cluster(), counted, endpoint, maxEjectionPercent);
+      if (refusal != null) {
+        return Outcome.refused("ejection_cap", refusal);
+      }
+      Duration out = Lifecycle.ejectionTime(BASE_EJECTION, current.ejectionsOf(endpoint), MAX_EJECTION);
+      store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "eject",
+          null, actor, reason, now, now.plus(out)));
+      thread.replace(current.withOverride(new OperatorOverride.Eject(endpoint, actor, reason, now, now.plus(out),
+          EJECTION_WARMUP)));
+      return Outcome.applied(out);
+    });
+  }
+
+  public Outcome<Integer> weight(EndpointRef endpoint, int weight, String actor, String reason) {
+    return thread.change(current -> {
+      Instant now = thread.now();
+      store.overrides().put(new StoredOverride(endpoint.cluster(), endpoint.address(), endpoint.port(), "weight",
+          weight, actor, reason, now, null));
+      thread.replace(current.withOverride(new OperatorOverride.Weight(endpoint, actor, reason, now, weight)));
+      return Outcome.applied(weight);
+    });
+  }
+
+  /** Holds the current configuration: inputs are still validated and recorded, nothing is published. */
+  public Outcome<StoredIntent.Freeze> freeze(String actor, String reason) {
+    return thread.change(current -> {
+      StoredIntent.Freeze f = new StoredIntent.Freeze(actor, reason, thread.now());
+      store.intent().freeze(f);
+      thread.replace(current.withFreeze(f));
+      log.warn("frozen by {}: {}", actor, reason);
+      return Outcome.applied(f);
+    });
+  }
+
+  /** @return whether there was a freeze to lift */
+  public Outcome<Boolean> unfreeze(String actor) {
+    return thread.change(current -> {
+      boolean was = store.intent().unfreeze();
+      thread.replace(current.withFreeze(null));
+      if (was) {
+        log.warn("unfrozen by {}", actor);
+      }
+      return Outcome.applied(was);
+    });
+  }
+
+  /**
+   * An operator lets the held update of {@code cluster} through while it stays as it is now.
+   *
+   * @param fingerprint the held update's ({@link HeldUpdates#fingerprint}), or null if none is held
+   */
+  public Outcome<String> confirm(String cluster, String fingerprint, String actor) {
+    if (fingerprint == null) {
+      return Outcome.refused("nothing_held", "no update of cluster '" + cluster + "' is held");
     }
-    rollbacks.increment();
-    log.warn("epoch {} rejected ({}); rolling back {} to epoch {}", epoch, reason, rejected, restoreFrom);
-    rebuild.run();
+    return thread.change(current -> {
+      store.intent().confirm(new StoredIntent.Confirmation(cluster, fingerprint, actor, thread.now()));
+      thread.replace(current.withConfirmation(cluster, fingerprint));
+      return Outcome.applied(cluster);
+    });
   }
 
   /**
@@ -206,39 +258,49 @@ public final class Interventions {
    * in a new epoch (epochs never go backwards), and stay there until their input changes again.
    * Endpoints keep following the sources, so nothing drained or removed comes back.
    *
-   * @return how many resources are restored, or -1 if there is no such epoch
+   * @param epoch the epoch to restore, or null for the last safe one
+   * @return from which epoch, and how many resources are restored
    */
-  public int rollbackTo(long epoch, String actor) {
-    Snapshot target = epochs.apply(epoch);
-    Snapshot current = published.get();
-    if (target == null || current == null) {
-      return -1;
+  public Outcome<Map.Entry<Long, Integer>> rollbackTo(Long epoch, String actor, String reason) {
+    return rollbacks.rollbackTo(epoch, actor, reason);
+  }
+
+  /**
+   * Clients refuse versions newer than the last safe epoch: every epoch from {@code firstEpoch} to
+   * {@code lastEpoch} carries them and becomes REJECTED with the client's words, and the next epoch
+   * restores each refused resource from the last safe epoch (before any is SAFE: from the epoch
+   * before {@code firstEpoch}) while the rest of the desired state still holds. The refused input
+   * stays quarantined until it changes again, so an epoch built on top of it carries the quarantine.
+   *
+   * @param refused type -> resource name -> the refused version
+   */
+  public Outcome<Long> rejectRefused(Map<XdsType, Map<String, String>> refused, long firstEpoch, long lastEpoch,
+      String reason) {
+    return rollbacks.rejectRefused(refused, firstEpoch, lastEpoch, reason);
+  }
+
+  /** The writer found that the input behind these quarantine entries changed. */
+  void lift(Map<Quarantine.Key, String> lifted) {
+    rollbacks.lift(lifted);
+  }
+
+  /** Confirmations of holds that are no longer held are forgotten, in the background. */
+  void forgetConfirmations(Set<String> clusters) {
+    if (clusters.isEmpty()) {
+      return;
     }
-    List<String> restored = new ArrayList<>();
-    for (XdsType type : List.of(XdsType.CLUSTER, XdsType.LISTENER, XdsType.ROUTE)) {
-      for (var r : current.resources(type).byName().values()) {
-        var old = target.resources(type).get(r.name());
-        if (old != null && !old.version().equals(r.version())) {
-          quarantine.hold(type, r.name(), r.version(), epoch, "rollback to epoch " + epoch + " by " + actor);
-          restored.add(type + " " + r.name());
-        }
+    thread.background("forget the confirmations of " + clusters, current -> {
+      Intent next = current;
+      for (String c : clusters) {
+        store.intent().clearConfirmation(c);
+        next = next.withoutConfirmation(c);
       }
-    }
-    rollbacks.increment();
-    log.warn("rollback to epoch {} by {}: restoring {}", epoch, actor, restored);
-    rebuild.run();
-    return restored.size();
+      return next;
+    });
   }
 
-  /** Holds the current configuration: inputs are still validated and recorded, nothing is published. */
-  public void freeze(String actor) {
-    frozen = true;
-    log.warn("frozen by {}", actor);
-  }
-
-  public void unfreeze(String actor) {
-    frozen = false;
-    log.warn("unfrozen by {}", actor);
-    rebuild.run();
+  @Override
+  public void close() {
+    thread.close();
   }
 }

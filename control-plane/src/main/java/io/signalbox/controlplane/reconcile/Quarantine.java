@@ -15,35 +15,31 @@ import io.signalbox.model.DesiredState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.function.LongFunction;
 
 /**
  * Resources held back after a rejection or an operator rollback. An entry says: while translation
  * still produces exactly {@code rejectedVersion} of this resource, serve the version of
  * {@code restoreEpoch} instead. When the input behind it changes (a different version comes out
- * of translation), the entry lifts by itself. Restored endpoints go through
- * {@link EndpointRestore}, so nothing removed or draining comes back.
+ * of translation), the entry is lifted. Restored endpoints go through {@link EndpointRestore}, so
+ * nothing removed or draining comes back. The entries are operator intent ({@link Intent}): stored
+ * before they apply, so a restart keeps what a rollback held back.
  */
 final class Quarantine {
 
   record Key(XdsType type, String name) {}
 
-  record Entry(String rejectedVersion, long restoreEpoch, String reason) {}
+  record Entry(String rejectedVersion, long restoreEpoch, String reason, String actor, Instant at) {}
 
-  private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+  /**
+   * @param resources the translation with every quarantined resource restored
+   * @param lifted the entries whose input changed since (key -> the version they held back): to lift
+   */
+  record Applied(List<TranslatedResource> resources, Map<Key, String> lifted) {}
 
-  void hold(XdsType type, String name, String rejectedVersion, long restoreEpoch, String reason) {
-    entries.put(new Key(type, name), new Entry(rejectedVersion, restoreEpoch, reason));
-  }
-
-  Map<Key, Entry> entries() {
-    return Map.copyOf(entries);
-  }
-
-  boolean isEmpty() {
-    return entries.isEmpty();
-  }
+  private Quarantine() {}
 
   /**
    * {@code translated} with every quarantined resource replaced by its restored version (or left
@@ -51,12 +47,13 @@ final class Quarantine {
    *
    * @param snapshots loads the snapshot of an epoch (memory or store)
    */
-  List<TranslatedResource> apply(List<TranslatedResource> translated, DesiredState desired,
+  static Applied apply(Map<Key, Entry> entries, List<TranslatedResource> translated, DesiredState desired,
       LongFunction<Snapshot> snapshots) {
     if (entries.isEmpty()) {
-      return translated;
+      return new Applied(translated, Map.of());
     }
     List<TranslatedResource> out = new ArrayList<>(translated.size());
+    Map<Key, String> lifted = new HashMap<>();
     for (TranslatedResource r : translated) {
       Key key = new Key(r.type(), r.name());
       Entry entry = entries.get(key);
@@ -66,7 +63,7 @@ final class Quarantine {
       }
       String fresh = SnapshotBuilder.versionOf(r.message());
       if (!fresh.equals(entry.rejectedVersion())) {
-        entries.remove(key, entry);
+        lifted.put(key, entry.rejectedVersion());
         out.add(r);
         continue;
       }
@@ -81,9 +78,8 @@ final class Quarantine {
       }
       out.add(new TranslatedResource(r.type(), r.name(), message, old.references()));
     }
-    return out;
+    return new Applied(out, lifted);
   }
-
   private static Message unpack(XdsResource r) {
     if (r.message() != null) {
       return r.message();

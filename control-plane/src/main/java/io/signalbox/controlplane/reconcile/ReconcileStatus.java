@@ -2,21 +2,33 @@ package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.source.SourceHealth;
 import io.signalbox.store.RejectedCandidate;
+import io.signalbox.store.StoredIntent;
 import java.util.Map;
 
 /**
  * The writer's view, for the status API and readiness.
  *
  * @param epoch the newest published epoch (0 before the first)
+ * @param freeze who froze publishing, why and when; null when not frozen
  * @param lastRejection the most recent candidate the validator refused, or null
  * @param storeAvailable false while the store refuses writes; nothing new is published then
- * @param pendingPublish a built epoch waits for the store to come back
+ * @param pendingPublish a built epoch waits for the store to come back (or for an unfreeze)
+ * @param intentUnreadable why the stored operator intent could not be read, or null once it has
+ *     been: until then the stored epoch is served and nothing new is published (fail closed)
  */
 public record ReconcileStatus(
     long epoch,
     long lastSafeEpoch,
     boolean frozen,
+    StoredIntent.Freeze freeze,
     boolean storeAvailable,
     boolean pendingPublish,
+    String intentUnreadable,
     RejectedCandidate lastRejection,
-    Map<String, SourceHealth> sources) {}
+    Map<String, SourceHealth> sources) {
+
+  /** Serving, and able to publish what comes next: what {@code /readyz} answers. */
+  public boolean ready() {
+    return epoch > 0 && storeAvailable && intentUnreadable == null;
+  }
+}

@@ -9,14 +9,13 @@ import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
-import io.signalbox.lifecycle.Lifecycle;
-import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
+import io.signalbox.store.Fence;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -27,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -56,17 +56,12 @@ public final class Reconciler implements AutoCloseable {
   private final Duration maxDelay;
   private final MeterRegistry meters;
   private final SnapshotBuilder builder = new SnapshotBuilder();
-  private final boolean staged;
-  private final EpochHistory history;
+  private final Publication publication;
   private final Interventions interventions;
-  private final Departures departures = new Departures();
   private final EndpointMerge merge = new EndpointMerge();
   private volatile List<String> sourcePrecedence = List.of();
-  private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
-  private final DrainTracker drains;
+  private final ServedEndpoints served = new ServedEndpoints();
   private Map<EndpointRef, String> lastCauses = Map.of(); // writer thread only
-  private final Retention retention;
-  private final AfterPublish afterPublish;
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -77,11 +72,32 @@ public final class Reconciler implements AutoCloseable {
   private final BuildTrigger trigger;
 
   // Written only by the writer thread; volatile so the API can read them.
-  private volatile Snapshot published;
   private final Rejections rejections;
   private volatile boolean storeAvailable = true;
   private volatile boolean pendingPublish;
   private final Thread writer;
+  // Builds the writer began and finished, whatever came of them (published, unchanged, rejected,
+  // held by a freeze): a build begun after an input changed has seen that input.
+  private final java.util.concurrent.atomic.AtomicLong buildsStarted = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong buildsFinished = new java.util.concurrent.atomic.AtomicLong();
+
+  // Replicas (DESIGN "Replicas"). Standalone: always leading, appends unfenced. A replica builds
+  // only while it leads, and every append carries its lease term; while following, it serves the
+  // epochs the leader committed. The election and the follower loop hand their news over in these
+  // slots; the writer thread acts on them, so one thread publishes to the xDS server.
+  private volatile boolean leading = true;
+  private volatile Fence fence;
+  private volatile Fence takeOver;
+  private volatile Committed committed;
+  private volatile Runnable leaseLost = () -> { };
+
+  /**
+   * What the leader has committed, for a follower to serve.
+   *
+   * @param newest the newest committed epoch
+   * @param waves wave -> the snapshot released to it (canary waves only; empty otherwise)
+   */
+  public record Committed(Snapshot newest, Map<Integer, Snapshot> waves) {}
 
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
@@ -94,15 +110,11 @@ public final class Reconciler implements AutoCloseable {
    */
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, boolean staged, MeterRegistry meters) {
-    this.staged = staged;
-    this.history = new EpochHistory(store);
     this.trigger = new BuildTrigger(debounce, maxDelay);
-    this.drains = new DrainTracker(xds);
-    this.retention = new Retention(store);
+    this.publication = new Publication(xds, store, staged, this::retained);
     this.rejections = new Rejections(store, meters);
-    this.interventions = new Interventions(clock, store, () -> signal("operator change"), () -> published,
-        history::get, meters);
-    this.afterPublish = new AfterPublish(store, retention, interventions::lastSafeEpoch);
+    this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
+        publication::snapshot, meters);
     this.clock = clock;
     this.store = store;
     this.xds = xds;
@@ -114,9 +126,9 @@ public final class Reconciler implements AutoCloseable {
     this.meters = meters;
     this.writer = new Thread(this::run, "reconciler");
     this.writer.setDaemon(true);
-    meters.gauge("signalbox_epoch", this, r -> r.published == null ? 0 : r.published.epoch());
+    meters.gauge("signalbox_epoch", publication, Publication::epoch);
     meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
-    meters.gauge("signalbox_after_publish_backlog", afterPublish, AfterPublish::backlog);
+    meters.gauge("signalbox_after_publish_backlog", publication, Publication::afterPublishBacklog);
     meters.more().counter("signalbox_resource_serializations", List.of(), builder, SnapshotBuilder::serializations);
   }
 
@@ -125,12 +137,10 @@ public final class Reconciler implements AutoCloseable {
    * never hands clients an empty or older configuration, then starts the writer.
    */
   public void start(Snapshot restored) {
+    // Before the first build: a build without the stored intent would undo drains and rollbacks.
+    interventions.load();
     if (restored != null) {
-      published = restored;
-      history.remember(restored);
-      drains.note(restored);
-      xds.publish(restored);
-      afterPublish.restored(restored);
+      publication.restored(restored);
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
     }
@@ -148,13 +158,103 @@ public final class Reconciler implements AutoCloseable {
     signal("source " + state.sourceId() + " generation " + state.generation());
   }
 
+  /**
+   * This process is one of several replicas: it builds nothing until {@link #lead}s, and tells
+   * {@code onLeaseLost} when an append finds its lease gone. Call before {@link #start}.
+   */
+  public void replicated(Runnable onLeaseLost) {
+    leading = false;
+    leaseLost = onLeaseLost;
+  }
+
+  /** Whether this process builds and appends epochs (always, standalone). */
+  public boolean leading() {
+    return leading;
+  }
+
+  /**
+   * This replica was elected: the writer reads the operator intent and the newest committed
+   * epoch, then builds on top of it with every append fenced by {@code lease}, so its first epoch
+   * never regresses what clients hold.
+   */
+  public void lead(Fence lease) {
+    takeOver = lease;
+    trigger.signalNow("elected leader with term " + lease.term());
+  }
+
+  /** The lease is lost: nothing more is built or appended from now on, whatever is in flight. */
+  public void follow(String why) {
+    if (leading) {
+      log.warn("no longer leading ({}); serving what the leader commits from epoch {}", why, publication.epoch());
+    }
+    leading = false;
+    fence = null;
+  }
+
+  /** A follower: serve what the leader committed (newest wins; the writer thread publishes it). */
+  public void follow(Committed c) {
+    committed = c;
+    trigger.signalNow("epoch " + c.newest().epoch() + " committed by the leader");
+  }
+
+  /** On the writer thread: the newest committed epoch and the intent, then build fenced. */
+  private void takeOver(Fence lease) {
+    if (!interventions.load()) {
+      // Fail closed, as at start: without the intent a new leader would undo what operators decided.
+      takeOver = lease;
+      trigger.retryAfter(STORE_RETRY, "taking over: operator intent");
+      return;
+    }
+    Snapshot latest;
+    try {
+      latest = store.latest().map(Snapshot::fromEnvelope).orElse(null);
+    } catch (StoreUnavailableException e) {
+      takeOver = lease;
+      storeDown(e);
+      return;
+    }
+    if (latest != null) {
+      publication.tookOver(latest);
+    }
+    fence = lease;
+    leading = true;
+    log.info("leading with term {}, building on epoch {}", lease.term(), publication.epoch());
+  }
+
+  /** Stores that a canary wave serves {@code epoch}, for the followers (see {@link Publication}). */
+  public static void recordRelease(SnapshotStore store, int wave, long epoch) {
+    Publication.recordRelease(store, wave, epoch);
+  }
+
   /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
   public void poke(String cause) {
     signal(cause);
   }
 
   public Snapshot published() {
-    return published;
+    return publication.current();
+  }
+
+  /** The snapshot of a published epoch, from memory or the store; null if unknown or unreachable. */
+  public Snapshot snapshot(long epoch) {
+    return publication.snapshot(epoch);
+  }
+
+  /**
+   * What has been published and decided, as readers see it: the admin API reads this, never the
+   * writer's own state.
+   */
+  public PublishedView view() {
+    Map<String, String> fingerprints = new TreeMap<>();
+    List<HeldUpdates.Held> held = served.held();
+    held.forEach(h -> {
+      String f = served.heldFingerprint(h.cluster());
+      if (f != null) {
+        fingerprints.put(h.cluster(), f);
+      }
+    });
+    return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
+        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, builder.serializations());
   }
 
   /**
@@ -181,10 +281,22 @@ public final class Reconciler implements AutoCloseable {
   public ReconcileStatus status() {
     Map<String, SourceHealth> health = new TreeMap<>();
     sources.forEach((id, s) -> health.put(id, s.health()));
-    Snapshot p = published;
-    return new ReconcileStatus(p == null ? 0 : p.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
-        storeAvailable, pendingPublish,
+    Intent intent = interventions.intent();
+    return new ReconcileStatus(publication.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
+        intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
         rejections.last(), health);
+  }
+
+  /**
+   * How many builds the writer has begun. With {@link #buildsFinished}: once more builds have
+   * finished than had begun when an input changed, a build has seen the change.
+   */
+  public long buildsStarted() {
+    return buildsStarted.get();
+  }
+
+  public long buildsFinished() {
+    return buildsFinished.get();
   }
 
   /** Serializations done by the snapshot builder: one per new or changed resource, never per client. */
@@ -207,11 +319,26 @@ public final class Reconciler implements AutoCloseable {
       if (cause == null) {
         return;
       }
+      buildsStarted.incrementAndGet();
       try {
-        build(cause);
+        Fence lead = takeOver;
+        if (lead != null) {
+          takeOver = null;
+          takeOver(lead);
+        }
+        Committed c = committed;
+        if (c != null && !leading) {
+          committed = null;
+          publication.served(c);
+        }
+        if (leading) {
+          build(cause);
+        }
       } catch (RuntimeException e) {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
-        log.error("building a new epoch failed ({}); still serving epoch {}", cause, epochOf(published), e);
+        log.error("building a new epoch failed ({}); still serving epoch {}", cause, publication.epoch(), e);
+      } finally {
+        buildsFinished.incrementAndGet();
       }
     }
   }
@@ -221,17 +348,30 @@ public final class Reconciler implements AutoCloseable {
     if (template == null) {
       return;
     }
+    Intent intent = interventions.intent();
+    if (intent == null) {
+      if (!interventions.load()) {
+        // Fail closed: keep serving what clients hold, publish nothing until the intent is read.
+        pendingPublish = true;
+        trigger.retryAfter(STORE_RETRY, "operator intent retry");
+        return;
+      }
+      intent = interventions.intent();
+    }
     long started = System.nanoTime();
     EndpointMerge.Result merged = merge.update(sources.values(), sourcePrecedence);
-    DesiredState desired = template.with(lifecycle(template, merged.endpoints()));
+    DesiredState desired = template.with(lifecycle(template, merged.endpoints(), intent));
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
       reject(cause, verdict.errors());
       return;
     }
     verdict.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
-    Snapshot parent = published;
-    List<TranslatedResource> translated = interventions.quarantine.apply(translator.translate(desired), desired, history::get);
+    Snapshot parent = publication.current();
+    Quarantine.Applied restored = Quarantine.apply(intent.quarantine(), translator.translate(desired), desired,
+        publication::snapshot);
+    interventions.lift(restored.lifted());
+    List<TranslatedResource> translated = restored.resources();
     SnapshotCandidate candidate = builder.candidate(translated, desired.endpoints(), parent, provenance(cause));
     List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
@@ -243,29 +383,34 @@ public final class Reconciler implements AutoCloseable {
       pendingPublish = false;
       return;
     }
-    if (interventions.frozen()) {
+    if (intent.frozen()) {
       // Validated and recorded above; held until unfreeze.
       pendingPublish = true;
-      log.info("frozen: {} validated but not published; still serving epoch {}", cause, epochOf(parent));
+      log.info("frozen by {} ({}): {} validated but not published; still serving epoch {}", intent.freeze().actor(),
+          intent.freeze().reason(), cause, epochOf(parent));
       return;
     }
     Snapshot snapshot;
     try {
-      snapshot = store.append(candidate.sealer(clock));
+      Fence f = fence;
+      if (f == null) {
+        snapshot = store.append(candidate.sealer(clock));
+      } else {
+        snapshot = store.append(candidate.sealer(clock), f).orElse(null);
+        if (snapshot == null) {
+          // Another replica leads now (or this one was paused past its lease): nothing was stored.
+          storeUp();
+          follow("the lease with term " + f.term() + " no longer holds");
+          leaseLost.run();
+          return;
+        }
+      }
     } catch (StoreUnavailableException e) {
       storeDown(e);
       return;
     }
     storeUp();
-    if (staged) {
-      xds.release(0, snapshot);
-    } else {
-      xds.publish(snapshot);
-    }
-    published = snapshot;
-    history.remember(snapshot);
-    drains.note(snapshot);
-    afterPublish.published(parent, snapshot, lastCauses, clock.instant());
+    publication.published(parent, snapshot, lastCauses, clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
     meters.counter("signalbox_epochs_published").increment();
@@ -275,41 +420,33 @@ public final class Reconciler implements AutoCloseable {
   }
 
   /**
-   * The endpoints as they should be served: sources, then operator overrides, then endpoints that
-   * left their sources and are still draining. Schedules a rebuild for when that changes by itself.
+   * The endpoints as they should be served ({@link ServedEndpoints}); schedules a rebuild for when
+   * that changes by itself.
    */
   private Map<String, List<EndpointSpec>> lifecycle(DesiredStateTemplate template,
-      Map<String, List<EndpointSpec>> fromSources) {
-    Instant now = clock.instant();
-    List<OperatorOverride> overrides = interventions.overrides();
-    Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
-    Snapshot p = published;
-    ClusterSpecs specs = clusterSpecs(template);
-    List<Lifecycle.Departure> leaving = p == null ? List.of() : departures.update(p.endpoints(),
-        current.endpoints(), drainTimeouts(specs, p.endpoints()), this::drainAcknowledged, now);
-    Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
+      Map<String, List<EndpointSpec>> fromSources, Intent intent) {
+    ServedEndpoints.Result result = served.apply(fromSources, intent, publication.current(), clusterSpecs(template),
+        this::drainAcknowledged, clock.instant());
     lastCauses = result.causes();
-    HeldUpdates.Outcome guarded = heldUpdates.apply(p, result.endpoints(), overrides, specs, now);
-    wakeAt(earliest(result.nextChange(), guarded.nextChange()));
-    return guarded.endpoints();
-  }
-
-  private static Instant earliest(Instant a, Instant b) {
-    return a == null ? b : b == null || a.isBefore(b) ? a : b;
+    interventions.forgetConfirmations(result.spentConfirmations());
+    wakeAt(result.nextChange());
+    return result.endpoints();
   }
 
   /** Updates the guards hold back (mass removal, last eligible endpoints). */
   public List<HeldUpdates.Held> held() {
-    return heldUpdates.held();
+    return served.held();
   }
 
-  /** An operator lets the held update of {@code cluster} through; false if none is held. */
-  public boolean confirmHeld(String cluster) {
-    boolean confirmed = heldUpdates.confirm(cluster);
-    if (confirmed) {
-      signal("operator confirmed the held update of " + cluster);
+  /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */
+  private Set<Long> retained() {
+    Set<Long> keep = new java.util.HashSet<>();
+    keep.add(interventions.lastSafeEpoch());
+    Intent intent = interventions.intent();
+    if (intent != null) {
+      intent.quarantine().values().forEach(e -> keep.add(e.restoreEpoch()));
     }
-    return confirmed;
+    return keep;
   }
 
   /** {@code sources.precedence}: which source wins a conflicting endpoint. */
@@ -319,18 +456,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
   public void holdStableFor(Duration d) {
-    heldUpdates.stableFor(d);
-  }
-
-  /**
-   * @param published the clusters clients hold: a departing endpoint's cluster is one of them, and
-   *     a cluster only a source discovered takes {@code clusterDefaults.drainTimeout} too
-   */
-  private static java.util.function.Function<String, Duration> drainTimeouts(ClusterSpecs specs,
-      Map<String, List<EndpointSpec>> published) {
-    // Asked only for endpoints that start leaving: looked up then, not for every published cluster.
-    return cluster -> published.containsKey(cluster) ? specs.get(cluster).effectiveDrainTimeout()
-        : io.signalbox.model.ClusterSpec.DEFAULT_DRAIN_TIMEOUT;
+    served.holdStableFor(d);
   }
 
   /**
@@ -338,12 +464,12 @@ public final class Reconciler implements AutoCloseable {
    * endpoint was DRAINING: only then may it be removed (invariant 2).
    */
   public boolean drainAcknowledged(EndpointRef endpoint) {
-    return drains.acknowledged(endpoint);
+    return publication.drainAcknowledged(endpoint);
   }
 
   /** The first epoch of the current run of epochs in which {@code endpoint} is DRAINING, or null. */
   public Long drainingSince(EndpointRef endpoint) {
-    return drains.drainingSince(endpoint);
+    return publication.drainingSince(endpoint);
   }
 
   private void wakeAt(Instant at) {
@@ -352,7 +478,7 @@ public final class Reconciler implements AutoCloseable {
 
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
-    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, epochOf(published),
+    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, publication.epoch(),
         lines.size(), String.join("\n  ", lines));
     rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
   }
@@ -369,7 +495,7 @@ public final class Reconciler implements AutoCloseable {
     pendingPublish = true;
     if (storeAvailable) {
       storeAvailable = false;
-      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", epochOf(published),
+      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
           e.getMessage());
     }
     // Retry from the latest inputs, not before STORE_RETRY; whatever arrived meanwhile is included.
@@ -386,7 +512,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
-    retention.retainEpochs(keep);
+    publication.retainEpochs(keep);
   }
 
   private Provenance provenance(String cause) {
@@ -407,7 +533,7 @@ public final class Reconciler implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    // The epochs published so far get their audit entries and statuses before the store closes.
-    afterPublish.close();
+    publication.close();
+    interventions.close();
   }
 }

@@ -33,6 +33,25 @@ final class AssignmentTranslator {
 
   private AssignmentTranslator() {}
 
+  /**
+   * What one assignment is translated from: its cluster's endpoints and the one cluster setting
+   * that lives on the assignment. The translator reuses an assignment while this stays equal.
+   *
+   * @param overprovisioningFactor null for the clients' default (140)
+   */
+  record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor) {}
+
+  static ClusterLoadAssignment toAssignment(String clusterName, Input input) {
+    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints());
+    if (input.overprovisioningFactor() == null) {
+      return cla;
+    }
+    return cla.toBuilder()
+        .setPolicy(ClusterLoadAssignment.Policy.newBuilder()
+            .setOverprovisioningFactor(uint32(input.overprovisioningFactor())))
+        .build();
+  }
+
   static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints) {
     List<EndpointSpec> offered = new ArrayList<>(endpoints.size());
     for (EndpointSpec e : endpoints) {
@@ -56,8 +75,9 @@ final class AssignmentTranslator {
         emittedPriority++;
       }
       LocalityLbEndpoints.Builder locality = LocalityLbEndpoints.newBuilder().setPriority(emittedPriority);
-      if (!first.zone().isEmpty()) {
-        locality.setLocality(Locality.newBuilder().setZone(first.zone()));
+      Locality where = locality(first.zone(), emittedPriority);
+      if (where != null) {
+        locality.setLocality(where);
       }
       long weightSum = 0;
       for (; i < offered.size() && sameLocality(first, offered.get(i)); i++) {
@@ -83,6 +103,27 @@ final class AssignmentTranslator {
       case WARMING, EJECTED -> null;
     };
   }
+
+  /**
+   * The locality of a zone's endpoints at a priority, or null for none (priority 0 of no zone).
+   *
+   * <p>A locality is distinct per priority: below priority 0 it carries the sub-zone {@code
+   * priority-N}. grpc-xds keys an assignment's localities by (region, zone, sub-zone) across all
+   * priorities ({@code XdsEndpointResource}: one map, the later entry replacing the earlier), so two
+   * priorities with endpoints in the same zone used to leave only the lower one: traffic went to
+   * priority 1 while priority 0 was healthy. Priority 0 keeps the plain zone because that is what
+   * Envoy's zone-aware routing compares with the local zone, and Envoy routes zone-aware at priority
+   * 0 only; at other priorities the sub-zone changes nothing in Envoy.
+   */
+  static Locality locality(String zone, int priority) {
+    if (priority == 0) {
+      return zone.isEmpty() ? null : Locality.newBuilder().setZone(zone).build();
+    }
+    return Locality.newBuilder().setZone(zone).setSubZone(PRIORITY_SUB_ZONE + priority).build();
+  }
+
+  /** The sub-zone that tells a priority's locality from the same zone's at other priorities. */
+  static final String PRIORITY_SUB_ZONE = "priority-";
 
   private static boolean sameLocality(EndpointSpec a, EndpointSpec b) {
     return a.priority() == b.priority() && a.zone().equals(b.zone());

@@ -45,12 +45,16 @@ final class ClusterTranslator {
                 Cluster.EdsClusterConfig.newBuilder().setEdsConfig(ADS).setServiceName(spec.name()))
             .setConnectTimeout(duration(spec.effectiveConnectTimeout()));
     loadBalancing(spec, cluster);
+    ClusterPolicyTranslator.commonLbConfig(spec).ifPresent(cluster::setCommonLbConfig);
     if (spec.maxEjectionPercent() != null || spec.outlierDetection() != null) {
       cluster.setOutlierDetection(outlierDetection(spec.maxEjectionPercent(), spec.outlierDetection()));
     }
-    if (spec.circuitBreakers() != null && hasAny(spec.circuitBreakers())) {
-      cluster.setCircuitBreakers(
-          CircuitBreakers.newBuilder().addThresholds(thresholds(spec.circuitBreakers())));
+    if ((spec.circuitBreakers() != null && hasAny(spec.circuitBreakers())) || spec.retryBudget() != null) {
+      CircuitBreakers.Thresholds.Builder thresholds = thresholds(spec.circuitBreakers());
+      if (spec.retryBudget() != null) {
+        thresholds.setRetryBudget(ClusterPolicyTranslator.retryBudget(spec.retryBudget()));
+      }
+      cluster.setCircuitBreakers(CircuitBreakers.newBuilder().addThresholds(thresholds));
     }
     if (spec.healthCheck() != null) {
       cluster.addHealthChecks(healthCheck(spec.healthCheck()));
@@ -100,8 +104,17 @@ final class ClusterTranslator {
           cluster.setRingHashLbConfig(config);
         }
       }
-      case MAGLEV -> cluster.setLbPolicy(Cluster.LbPolicy.MAGLEV);
+      case MAGLEV -> {
+        cluster.setLbPolicy(Cluster.LbPolicy.MAGLEV);
+        if (spec.maglev() != null && spec.maglev().tableSize() != null) {
+          cluster.setMaglevLbConfig(Cluster.MaglevLbConfig.newBuilder().setTableSize(uint64(spec.maglev().tableSize())));
+        }
+      }
       case RANDOM -> cluster.setLbPolicy(Cluster.LbPolicy.RANDOM);
+      // No enum value exists for it: lb_policy stays unset (ROUND_ROBIN, 0), which both Envoy and
+      // grpc-xds ignore once load_balancing_policy is set.
+      case WEIGHTED_ROUND_ROBIN -> cluster.setLoadBalancingPolicy(
+          ClusterPolicyTranslator.weightedRoundRobin(spec.weightedRoundRobin()));
     }
   }
 
@@ -134,9 +147,12 @@ final class ClusterTranslator {
         || cb.maxRetries() != null;
   }
 
-  private static CircuitBreakers.Thresholds thresholds(CircuitBreakersSpec cb) {
+  private static CircuitBreakers.Thresholds.Builder thresholds(CircuitBreakersSpec cb) {
     CircuitBreakers.Thresholds.Builder t =
         CircuitBreakers.Thresholds.newBuilder().setPriority(RoutingPriority.DEFAULT);
+    if (cb == null) {
+      return t;
+    }
     if (cb.maxConnections() != null) {
       t.setMaxConnections(uint32(cb.maxConnections()));
     }
@@ -149,7 +165,7 @@ final class ClusterTranslator {
     if (cb.maxRetries() != null) {
       t.setMaxRetries(uint32(cb.maxRetries()));
     }
-    return t.build();
+    return t;
   }
 
   private static HealthCheck healthCheck(HealthCheckSpec hc) {

@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.signalbox.model.HashPolicySpec;
 import io.signalbox.model.HeaderMatchSpec;
 import io.signalbox.model.RouteConfigSpec;
 import io.signalbox.model.RouteMatchSpec;
@@ -71,6 +72,12 @@ final class RouteTranslator {
     }
     if (spec.timeout() != null) {
       action.setTimeout(duration(spec.timeout()));
+    }
+    for (HashPolicySpec policy : spec.hashPolicy()) {
+      RoutePolicyTranslator.hashPolicy(policy).ifPresent(action::addHashPolicy);
+    }
+    if (spec.retryPolicy() != null) {
+      action.setRetryPolicy(RoutePolicyTranslator.retryPolicy(spec.retryPolicy()));
     }
     return Route.newBuilder().setMatch(match(spec.match())).setRoute(action).build();
   }

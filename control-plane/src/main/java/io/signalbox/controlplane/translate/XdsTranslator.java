@@ -49,7 +49,7 @@ import java.util.function.Function;
  * <h2>Reuse</h2>
  *
  * Each resource depends only on its own spec (a cluster on its {@link ClusterSpec}, an assignment
- * on its cluster's endpoint list), so {@link #translate(DesiredState, Translation)} returns the
+ * on its cluster's endpoint list and overprovisioning factor), so {@link #translate(DesiredState, Translation)} returns the
  * <i>same</i> {@link TranslatedResource} instance as {@code previous} did wherever that input is
  * equal (record equality). A one-endpoint change among 10,000 clusters then builds one
  * ClusterLoadAssignment, and later stages can skip re-hashing by identity. The memo lives in the
@@ -129,7 +129,8 @@ public final class XdsTranslator {
       hasEndpoints[n] = order >= 0;
       clusters[n] = sameSpecs && oldCluster != null ? oldCluster : reuseOrBuild(oldCluster, spec,
           s -> resource(XdsType.CLUSTER, name, ClusterTranslator.toCluster(s), Set.of(name)));
-      assignments[n] = reuseOrBuild(oldAssignment, clusterEndpoints,
+      assignments[n] = reuseOrBuild(oldAssignment,
+          new AssignmentTranslator.Input(clusterEndpoints, spec.overprovisioningFactor()),
           e -> resource(XdsType.ENDPOINT, name, AssignmentTranslator.toAssignment(name, e), Set.of()));
       delta.cluster(name, clusters[n] != oldCluster ? clusters[n] : null,
           assignments[n] != oldAssignment ? assignments[n] : null, hadEndpoints, hasEndpoints[n]);

@@ -9,8 +9,11 @@ import java.util.Map;
  * What Signalbox knows about one connected client stream, keyed by xDS type URL.
  *
  * @param wave the rollout wave this client is in
- * @param epoch the newest epoch this client fully holds: the lowest {@code syncedEpoch} of its types
+ * @param epoch the newest epoch this client holds exactly, for every type: the lowest {@code
+ *     syncedEpoch} of its types. "Holds epoch N" means exactly this (see {@link #holds}).
  * @param lastConvergence how long the client took to hold its newest epoch, from the epoch's creation
+ * @param replicaId the replica whose xDS server holds the stream; empty for this process's own
+ *     before the fleet view names them
  */
 public record ClientStatus(
     String nodeId,
@@ -24,7 +27,26 @@ public record ClientStatus(
     String wave,
     long epoch,
     Duration lastConvergence,
-    Map<String, TypeStatus> types) {
+    Map<String, TypeStatus> types,
+    String replicaId) {
+
+  public ClientStatus {
+    replicaId = replicaId == null ? "" : replicaId;
+  }
+
+  /** A stream of this process's own xDS server. */
+  public ClientStatus(String nodeId, String nodeCluster, String zone, String userAgent, String region, long streamId,
+      boolean delta, Instant connectedAt, String wave, long epoch, Duration lastConvergence,
+      Map<String, TypeStatus> types) {
+    this(nodeId, nodeCluster, zone, userAgent, region, streamId, delta, connectedAt, wave, epoch, lastConvergence,
+        types, "");
+  }
+
+  /** The same stream, named as {@code replica}'s. */
+  public ClientStatus onReplica(String replica) {
+    return new ClientStatus(nodeId, nodeCluster, zone, userAgent, region, streamId, delta, connectedAt, wave, epoch,
+        lastConvergence, types, replica);
+  }
 
   static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, String wave,
       Duration lastConvergence, Map<String, TypeStatus> types) {
@@ -33,6 +55,25 @@ public record ClientStatus(
     long epoch = types.values().stream().mapToLong(TypeStatus::syncedEpoch).min().orElse(0);
     return new ClientStatus(node.getId(), node.getCluster(), node.getLocality().getZone(), agent.trim(),
         node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+  }
+
+  /**
+   * Whether this client holds {@code epoch}: it ACKed, for every type, the version that epoch (or a
+   * newer one) gives it, and refuses nothing it is offered. The one predicate behind SAFE, waves,
+   * drain safety and per-group last-safe.
+   */
+  public boolean holds(long epoch) {
+    return this.epoch >= epoch && !refusing();
+  }
+
+  /** Whether this client has a standing NACK: it refuses a version it is still offered. */
+  public boolean refusing() {
+    for (TypeStatus t : types.values()) {
+      if (!t.refusing().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The most recent NACK of any type that concerns {@code snapshotEpoch}, if any. */

@@ -105,7 +105,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
           return;
         }
         answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
-        sub.subscribeSotw(request.getResourceNamesList());
+        sub.subscribeSotw(request.getResourceNamesList(), request.getVersionInfo(), releasedTo.apply(stream.wave()));
       }
     }
     handling.set(stream);

@@ -36,14 +36,20 @@ final class Subscription {
     final Map<String, XdsResource> resources;
     final List<String> removed;
     final Instant at;
+    // Whether accepting this response means holding exactly what `epoch` gives this client: false
+    // when some resource is offered at the version the client holds because it refused the
+    // snapshot's version (a standing NACK). Accepting such an offer is not holding the epoch.
+    final boolean exact;
     String nonce;
 
-    Pending(long epoch, String version, Map<String, XdsResource> resources, List<String> removed, Instant at) {
+    Pending(long epoch, String version, Map<String, XdsResource> resources, List<String> removed, Instant at,
+        boolean exact) {
       this.epoch = epoch;
       this.version = version;
       this.resources = resources;
       this.removed = removed;
       this.at = at;
+      this.exact = exact;
     }
   }
 
@@ -58,6 +64,10 @@ final class Subscription {
   private final Map<String, XdsResource> sent = new HashMap<>();
   private final Map<String, XdsResource> held = new HashMap<>();
   private final Map<String, String> rejected = new HashMap<>();
+  // Of the names offered from the current snapshot, those whose snapshot version this client
+  // rejected (name -> that version): its standing NACKs. While one stands, the client is offered
+  // what it holds instead, and it does not hold the snapshot's epoch, whatever it ACKs.
+  private final Map<String, String> refusing = new TreeMap<>();
   // Names of a NACKed response, and the snapshot it came from: the next newer epoch re-sends them
   // even if the client already holds that version, so the client ACKs the new epoch and its
   // acked version says where it is (a rollback restores what it still holds).
@@ -117,6 +127,40 @@ final class Subscription {
 
   /** State-of-the-world: the request's names replace the subscription. */
   void subscribeSotw(List<String> requested) {
+    subscribeSotw(requested, "", null);
+  }
+
+  /**
+   * As {@link #subscribeSotw(List)}. On a stream's first request, a {@code version_info} naming
+   * exactly the current version of the type says what the client holds: a client that moved from
+   * another replica (the same version strings everywhere), or back to a restarted one, holds every
+   * resource it asks for as the snapshot has it, so nothing is re-sent and nothing it holds is
+   * taken away (the protocol's "version matches, no response needed"). Any other version — older,
+   * adjusted around a NACK ({@code 42.1}), unknown — gets everything, as for a new client.
+   */
+  void subscribeSotw(List<String> requested, String versionInfo, Snapshot snapshot) {
+    boolean first = !initialized;
+    subscribeNames(requested);
+    if (first && snapshot != null && !versionInfo.isEmpty()) {
+      TypeResources current = snapshot.resources(type);
+      if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
+        Iterable<String> held = wildcard ? current.byName().keySet() : names;
+        for (String name : held) {
+          XdsResource r = current.get(name);
+          if (r != null) {
+            sent.put(name, r);
+            this.held.put(name, r);
+          }
+        }
+        heldIsSent = null;
+        everResponded = true;
+        ackedVersion = versionInfo;
+        ackedEpoch = current.versionEpoch();
+      }
+    }
+  }
+
+  private void subscribeNames(List<String> requested) {
     if (initialized && requested.equals(lastRequested)) {
       return;
     }
@@ -204,7 +248,9 @@ final class Subscription {
     ackedVersion = p.version;
     ackedEpoch = versionEpoch(p.version);
     ackedAt = now;
-    syncedEpoch = Math.max(syncedEpoch, p.epoch);
+    if (p.exact) {
+      syncedEpoch = Math.max(syncedEpoch, p.epoch);
+    }
     // The response was everything this client needed of that snapshot; now it holds it.
     cleanEpoch = p.epoch;
   }
@@ -265,9 +311,11 @@ final class Subscription {
     }
     Map<String, XdsResource> target = new TreeMap<>();
     boolean adjustedOffer = false;
+    refusing.clear();
     for (String name : desired) {
       XdsResource r = current.get(name);
       if (r != null && r.version().equals(rejected.get(name))) {
+        refusing.put(name, r.version());
         r = held.get(name);
         adjustedOffer = true;
       }
@@ -333,7 +381,7 @@ final class Subscription {
     heldIsSent = null;
     everResponded = true;
     cleanEpoch = -1;
-    pending = new Pending(snapshot.epoch(), version, toSend, removed, now);
+    pending = new Pending(snapshot.epoch(), version, toSend, removed, now, refusing.isEmpty());
     sentVersion = version;
     sentEpoch = versionEpoch(version);
     sentAt = now;
@@ -346,10 +394,20 @@ final class Subscription {
 
   private Outgoing synced(Snapshot snapshot) {
     if (pending == null && heldIsSent()) {
-      syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
+      if (refusing.isEmpty()) {
+        syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
+      }
       cleanEpoch = snapshot.epoch();
     }
     return null;
+  }
+
+  /**
+   * This client's standing NACKs of the type: name -> the version of the current snapshot that it
+   * refused, for every name it is offered. Empty when it holds what the snapshot gives it.
+   */
+  Map<String, String> refusing() {
+    return refusing.isEmpty() ? Map.of() : Map.copyOf(refusing);
   }
 
   private boolean heldIsSent() {
@@ -387,7 +445,9 @@ final class Subscription {
     for (String name : new TreeSet<>(changed)) {
       boolean wanted = wildcard || names.contains(name);
       XdsResource r = wanted ? current.get(name) : null;
+      refusing.remove(name);
       if (r != null && r.version().equals(rejected.get(name))) {
+        refusing.put(name, r.version());
         r = held.get(name);
         adjustedOffer = true;
       }

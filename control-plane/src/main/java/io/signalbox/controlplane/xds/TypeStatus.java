@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.xds;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One client's position for one resource type.
@@ -8,8 +9,12 @@ import java.time.Instant;
  * @param sentEpoch the epoch named by the version last sent ({@code version_info} is derived from
  *     the epoch that last changed the type)
  * @param ackedEpoch the epoch named by the version the client last ACKed
- * @param syncedEpoch the newest epoch whose content of this type the client is known to hold
+ * @param syncedEpoch the newest epoch whose content of this type the client holds exactly: it ACKed
+ *     the version that epoch gives it. An offer adjusted because the client refused part of the
+ *     epoch (a standing NACK) is not holding it, however it was answered.
  * @param nack the most recent NACK, kept after later ACKs: compare its epoch with ackedEpoch
+ * @param refusing the client's standing NACKs of this type: name -> the current snapshot's version
+ *     it refused and is still offered in place of; empty when it holds what the snapshot gives it
  */
 public record TypeStatus(
     String sentVersion,
@@ -24,10 +29,16 @@ public record TypeStatus(
     NackStatus nack,
     long nacks,
     long responses,
-    long bytesSent) {
+    long bytesSent,
+    Map<String, String> refusing) {
+
+  public TypeStatus {
+    refusing = refusing == null ? Map.of() : Map.copyOf(refusing);
+  }
 
   static TypeStatus of(Subscription s) {
     return new TypeStatus(s.sentVersion, s.sentEpoch, s.sentAt, s.ackedVersion, s.ackedEpoch, s.ackedAt,
-        s.syncedEpoch, s.wildcard(), s.names().size(), s.lastNack, s.nacks, s.responses, s.bytesSent);
+        s.syncedEpoch, s.wildcard(), s.names().size(), s.lastNack, s.nacks, s.responses, s.bytesSent,
+        s.refusing());
   }
 }

@@ -113,4 +113,19 @@ class AdminAuthTest {
   void unknownRoutesStay404ForAnyone() {
     assertError(sb.get("/api/v1/nothing"), 404, "not_found", "no route GET /api/v1/nothing");
   }
+
+  @Test
+  void whoamiTellsTheDashboardWhetherTheTokenMayOperate() {
+    JsonNode viewer = json(sb.get("/api/v1/whoami", VIEWER));
+    JsonNode operator = json(sb.get("/api/v1/whoami", OPERATOR));
+
+    assertThat(viewer.get("name").asText()).isEqualTo("dash");
+    assertThat(viewer.get("role").asText()).isEqualTo("viewer");
+    assertThat(viewer.get("canOperate").asBoolean()).isFalse();
+    assertThat(operator.get("name").asText()).isEqualTo("ops");
+    assertThat(operator.get("role").asText()).isEqualTo("operator");
+    assertThat(operator.get("canOperate").asBoolean()).isTrue();
+    assertError(sb.get("/api/v1/whoami", REGISTRANT), 403, "forbidden",
+        "this route needs the viewer role; token 'pods' has registrant");
+  }
 }

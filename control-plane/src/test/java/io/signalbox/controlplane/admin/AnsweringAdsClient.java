@@ -61,6 +61,11 @@ public final class AnsweringAdsClient implements AutoCloseable {
     send(reply.setVersionInfo(accepted.getOrDefault(response.getTypeUrl(), "")).build());
   }
 
+  /** The version of {@code typeUrl} this client last ACKed, or null. */
+  public String accepted(String typeUrl) {
+    return accepted.get(typeUrl);
+  }
+
   private synchronized void send(DiscoveryRequest request) {
     requests.onNext(request);
   }

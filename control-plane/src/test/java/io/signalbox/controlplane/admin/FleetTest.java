@@ -22,7 +22,7 @@ class FleetTest {
 
   static TypeStatus type(long syncedEpoch, long ackedEpoch, NackStatus nack) {
     return new TypeStatus(Long.toString(ackedEpoch), ackedEpoch, T0, Long.toString(ackedEpoch), ackedEpoch, T0,
-        syncedEpoch, true, 0, nack, nack == null ? 0 : 1, 1, 100);
+        syncedEpoch, true, 0, nack, nack == null ? 0 : 1, 1, 100, Map.of());
   }
 
   static ClientStatus client(String id, String group, long epoch, NackStatus nack) {
@@ -127,5 +127,31 @@ class FleetTest {
     assertThat(rows.get(0).group()).isEqualTo("g0");
     assertThat(rows.get(0).clients()).isEqualTo(3);
     assertThat(rows.get(rows.size() - 1)).isEqualTo(new Fleet.Group("other", 5, 5, 0, 0.0, 0.0, 0));
+  }
+
+  @Test
+  void standingNacksWithTheSameMessageAreOneGroupMostClientsFirst() {
+    NavigableMap<Long, Instant> times = times();
+    Instant now = T0.plusSeconds(700);
+    List<Fleet.ClientView> views = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      NackStatus maglev = new NackStatus(9 + i % 2, 9 + i % 2, "unsupported lb policy: MAGLEV", T0.plusSeconds(600 + i),
+          Map.of());
+      views.add(Fleet.view(refusing("m" + i, i == 2 ? "batch" : "web", maglev), 10, times, now));
+    }
+    views.add(Fleet.view(refusing("o1", "web", new NackStatus(10, 10, "other", T0.plusSeconds(650), Map.of())), 10,
+        times, now));
+
+    Fleet.Summary s = Fleet.summarize(views, 10, times.get(10L), 50);
+
+    assertThat(s.nacksByMessage()).containsExactly(
+        new Fleet.NackGroup(CDS, "unsupported lb policy: MAGLEV", 3, List.of("batch", "web"), 9, 10,
+            T0.plusSeconds(600), T0.plusSeconds(602)),
+        new Fleet.NackGroup(CDS, "other", 1, List.of("web"), 10, 10, T0.plusSeconds(650), T0.plusSeconds(650)));
+  }
+
+  /** A client on epoch 10 that ACKed CDS of epoch 8 and then NACKed {@code nack}: it stands. */
+  private static ClientStatus refusing(String id, String group, NackStatus nack) {
+    return new ClientStatus(id, group, "a", "", "", 1, false, T0, "rest", 10, null, Map.of(CDS, type(10, 8, nack)));
   }
 }

@@ -6,15 +6,22 @@ import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
+import io.signalbox.model.HashPolicySpec;
 import io.signalbox.model.HeaderMatchSpec;
 import io.signalbox.model.LbPolicy;
 import io.signalbox.model.ListenerSpec;
+import io.signalbox.model.LocalityLb;
+import io.signalbox.model.MaglevSpec;
 import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RetryBudgetSpec;
+import io.signalbox.model.RetryPolicySpec;
 import io.signalbox.model.RouteConfigSpec;
 import io.signalbox.model.RouteMatchSpec;
 import io.signalbox.model.RouteSpec;
 import io.signalbox.model.VirtualHostSpec;
 import io.signalbox.model.WeightedClusterSpec;
+import io.signalbox.model.WeightedRoundRobinSpec;
+import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
@@ -194,8 +201,9 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 5, column 25: sources.registry.leaseTtl: expected a duration like 250ms, 1s, 2m, 1h, was 'forever' [parse]",
             "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, connectTimeout, "
                 + "slowStart, maxEjectionPercent, outlierDetection, circuitBreakers, healthCheck, ringHash, leastRequest, "
-                + "drainTimeout, minEligible, massRemovalPercent) [parse]",
-            "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, was 'ROUND' [parse]",
+                + "drainTimeout, minEligible, massRemovalPercent, retryBudget, panicThreshold, localityLb, zoneAware, "
+                + "overprovisioningFactor, maglev, weightedRoundRobin) [parse]",
+            "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
   }
@@ -273,6 +281,72 @@ class ConfigLoaderTest {
     assertThat(config.admin().tokens().get(1).expectedSha256(env::get))
         .contains("1ec1c26b50d5d3c58d9583181af8076655fe00756bf7285940ba3670f99fcba0");
     assertThat(config.admin().tokens().get(1).expectedSha256(Map.<String, String>of()::get)).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void readsTheDesignTrafficPolicyExampleWithDefaultsForEveryCluster() {
+    SignalboxConfig config =
+        ok("""
+            clusterDefaults: { panicThreshold: 0, overprovisioningFactor: 200 }
+            routeConfigs:
+              - name: api
+                virtualHosts:
+                  - name: api
+                    domains: [ "*" ]
+                    routes:
+                      - match: { prefix: "" }
+                        cluster: api
+                        hashPolicy: [ { header: x-user }, { cookie: { name: sid, ttl: 1h } }, { sourceIp: true }, { channelId: true, terminal: true } ]
+                        retryPolicy: { retryOn: [ unavailable, reset, 5xx ], numRetries: 2, perTryTimeout: 1s,
+                                       backoff: { base: 25ms, max: 250ms } }
+            clusters:
+              - name: api
+                lbPolicy: RING_HASH
+                retryBudget: { budgetPercent: 20, minRetryConcurrency: 3 }
+                panicThreshold: 50
+                localityLb: LOCALITY_WEIGHTED
+                overprovisioningFactor: 140
+              - name: near
+                localityLb: ZONE_AWARE
+                zoneAware: { minClusterSize: 3, routingPercent: 80 }
+              - name: orca
+                lbPolicy: WEIGHTED_ROUND_ROBIN
+                weightedRoundRobin: { blackoutPeriod: 0s, weightUpdatePeriod: 100ms, errorUtilizationPenalty: 0.5 }
+              - name: table
+                lbPolicy: MAGLEV
+                maglev: { tableSize: 65537 }
+            """);
+
+    RouteSpec route = config.routeConfigs().get(0).virtualHosts().get(0).routes().get(0);
+    assertThat(route.hashPolicy()).containsExactly(
+        new HashPolicySpec("x-user", null, null, null, null, null),
+        new HashPolicySpec(null, new HashPolicySpec.CookieSpec("sid", Duration.ofHours(1), null), null, null, null, null),
+        new HashPolicySpec(null, null, true, null, null, null),
+        new HashPolicySpec(null, null, null, null, true, true));
+    assertThat(route.retryPolicy()).isEqualTo(new RetryPolicySpec(List.of("unavailable", "reset", "5xx"), 2,
+        Duration.ofSeconds(1), new RetryPolicySpec.BackoffSpec(Duration.ofMillis(25), Duration.ofMillis(250)), null));
+    List<ClusterSpec> clusters = config.desiredState(Map.of()).clusters();
+    assertThat(clusters.get(0)).isEqualTo(new ClusterSpec("api", LbPolicy.RING_HASH, null, null, null, null, null, null,
+        null, null, null, null, null, new RetryBudgetSpec(20, 3), 50, LocalityLb.LOCALITY_WEIGHTED, null, 140, null, null));
+    assertThat(clusters.get(1).zoneAware()).isEqualTo(new ZoneAwareSpec(3L, 80));
+    assertThat(clusters.get(1).panicThreshold()).as("from clusterDefaults").isZero();
+    assertThat(clusters.get(1).overprovisioningFactor()).as("from clusterDefaults").isEqualTo(200);
+    assertThat(clusters.get(2).weightedRoundRobin()).isEqualTo(
+        new WeightedRoundRobinSpec(Duration.ZERO, null, Duration.ofMillis(100), 0.5, null, null));
+    assertThat(clusters.get(3).maglev()).isEqualTo(new MaglevSpec(65537L));
+  }
+
+  @Test
+  void reportsTrafficPolicyTyposWithTheirPlace() {
+    assertThat(problems("""
+            clusters:
+              - name: a
+                localityLb: ZONE
+                retryBudget: { budgetPercnt: 20 }
+            """))
+        .containsExactly(
+            "signalbox.yaml: line 3, column 17: clusters[0].localityLb: expected one of LOCALITY_WEIGHTED, ZONE_AWARE, was 'ZONE' [parse]",
+            "signalbox.yaml: line 4, column 20: clusters[0].retryBudget.budgetPercnt: unknown key 'budgetPercnt' (did you mean 'budgetPercent'?) [parse]");
   }
 
   @Test

@@ -41,6 +41,23 @@ final class Admin {
     }
   }
 
+  /** A POST with a JSON body (none when empty). */
+  Reply post(String path, String body) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(15));
+    request = body.isEmpty() ? request.POST(HttpRequest.BodyPublishers.noBody())
+        : request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    try {
+      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("POST " + path + " on port " + port, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
   JsonNode getJson(String path) {
     Reply reply = get(path);
     if (reply.status() != 200) {

@@ -60,9 +60,7 @@ class DashboardIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "DashboardIT needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver); "
-            + ".ci/run installs them");
+    assumeChromium();
     ws = new Workspace(dir);
     backends = Backends.start("b1", "b2");
     xdsPort = Workspace.freePort();
@@ -73,11 +71,18 @@ class DashboardIT {
         new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     Workspace.bootstrapGrpcXds(xdsPort, NODE);
     channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
-    browser = chromium();
+    browser = chromium(dir);
+  }
+
+  /** Whether Debian's Chromium and its driver are installed; the dashboard tests skip without them. */
+  static void assumeChromium() {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "the dashboard tests need Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver); "
+            + ".ci/run installs them");
   }
 
   /** Debian's Chromium and driver, named explicitly so Selenium Manager never looks for (or downloads) any. */
-  static ChromeDriver chromium() throws Exception {
+  static ChromeDriver chromium(Path dir) throws Exception {
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
     Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
     ChromeOptions options = new ChromeOptions()

@@ -54,6 +54,10 @@ final class SignalboxProcess implements AutoCloseable {
     }
   }
 
+  long pid() {
+    return jvm.pid();
+  }
+
   boolean isAlive() {
     return jvm.isAlive();
   }

@@ -41,9 +41,9 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
-  public int disconnectClients() {
+  public int disconnectClients(java.util.Set<String> alive) {
     attempts.incrementAndGet();
-    return delegate.disconnectClients();
+    return delegate.disconnectClients(alive);
   }
 
   @Override
@@ -119,6 +119,41 @@ final class RecordingStore implements SnapshotStore {
   @Override
   public io.signalbox.store.OverrideStore overrides() {
     return delegate.overrides();
+  }
+
+  @Override
+  public io.signalbox.store.IntentStore intent() {
+    return delegate.intent();
+  }
+
+  @Override
+  public java.util.Optional<io.signalbox.store.EpochRecord> newestWithStatus(io.signalbox.store.EpochStatus status) {
+    return delegate.newestWithStatus(status);
+  }
+
+  @Override
+  public <S> java.util.Optional<S> append(io.signalbox.store.EpochSealer<S> sealer, io.signalbox.store.Fence fence) {
+    return delegate.append(sealer, fence);
+  }
+
+  @Override
+  public long lastEpoch() {
+    return delegate.lastEpoch();
+  }
+
+  @Override
+  public void release(int wave, long epoch) {
+    delegate.release(wave, epoch);
+  }
+
+  @Override
+  public java.util.Map<Integer, Long> releases() {
+    return delegate.releases();
+  }
+
+  @Override
+  public io.signalbox.store.Leadership leadership() {
+    return delegate.leadership();
   }
 
   @Override

@@ -54,7 +54,7 @@ class AfterPublishTest {
     }
     server = EmbeddedDatabase.start(dataDir, port);
     store = PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", clock);
-    afterPublish = new AfterPublish(store, new Retention(store), () -> 0);
+    afterPublish = new AfterPublish(store, new Retention(store), () -> java.util.Set.of(0L));
   }
 
   @AfterEach

@@ -28,6 +28,73 @@ class BuildTriggerTest {
     writer.shutdownNow();
   }
 
+  /** A ticker the test moves by hand: the decisions below take no real time at all. */
+  private static final class FakeTicker implements java.util.function.LongSupplier {
+    long nanos = 1_000_000_000L;
+
+    @Override
+    public long getAsLong() {
+      return nanos;
+    }
+
+    void advance(Duration d) {
+      nanos += d.toNanos();
+    }
+  }
+
+  private static final Duration MS = Duration.ofMillis(1);
+
+  @Test
+  void decidesFromTheInjectedTickerAlone() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(100), Duration.ofMillis(250), ticker);
+    assertThat(trigger.nanosUntilDue()).as("nothing pending").isEqualTo(-1);
+
+    trigger.signal("first");
+    assertThat(trigger.nanosUntilDue()).as("a leading edge is due at once").isZero();
+    assertThat(trigger.await()).isEqualTo("first");
+
+    ticker.advance(MS.multipliedBy(10));
+    trigger.signal("second");
+    assertThat(trigger.nanosUntilDue()).as("right after a build: debounce").isEqualTo(MS.multipliedBy(100).toNanos());
+    for (int i = 0; i < 4; i++) {
+      ticker.advance(MS.multipliedBy(60));
+      trigger.signal("steady " + i);
+    }
+    // 240 ms into a burst that was never quiet for 100 ms: maxDelay (250 ms) decides.
+    assertThat(trigger.nanosUntilDue()).isEqualTo(MS.multipliedBy(10).toNanos());
+    ticker.advance(MS.multipliedBy(10));
+    assertThat(trigger.nanosUntilDue()).isZero();
+    assertThat(trigger.await()).as("the burst's first cause").isEqualTo("second");
+  }
+
+  @Test
+  void aStoreRetryHoldsEvenALeadingEdge() {
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(100), Duration.ofSeconds(1), ticker);
+    ticker.advance(Duration.ofSeconds(5));
+
+    trigger.retryAfter(Duration.ofSeconds(1), "store retry");
+
+    assertThat(trigger.nanosUntilDue()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    ticker.advance(Duration.ofSeconds(1));
+    assertThat(trigger.nanosUntilDue()).isZero();
+  }
+
+  @Test
+  void aScheduledWakeUpBecomesABuildWhenItIsDue() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(100), Duration.ofSeconds(1), ticker);
+
+    trigger.wakeIn(Duration.ofSeconds(30));
+
+    assertThat(trigger.nanosUntilDue()).isEqualTo(Duration.ofSeconds(30).toNanos());
+    ticker.advance(Duration.ofSeconds(30));
+    assertThat(trigger.nanosUntilDue()).isZero();
+    assertThat(trigger.await()).isEqualTo("scheduled endpoint lifecycle change");
+    assertThat(trigger.nanosUntilDue()).isEqualTo(-1);
+  }
+
   @Test
   void buildsAChangeAfterAQuietSpellAtOnceEvenWithALongDebounce() {
     trigger = new BuildTrigger(Duration.ofMinutes(10), Duration.ofMinutes(20));

@@ -71,7 +71,7 @@ class RollbackPropertiesTest {
     }
     IncrementalTranslator translator = new IncrementalTranslator();
     SnapshotBuilder builder = new SnapshotBuilder();
-    Quarantine quarantine = new Quarantine();
+    Map<Quarantine.Key, Quarantine.Entry> quarantine = new HashMap<>();
     Map<Long, Snapshot> history = new HashMap<>();
     List<Snapshot> published = new ArrayList<>();
     long nextEpoch = 1;
@@ -87,8 +87,8 @@ class RollbackPropertiesTest {
       } else if (op instanceof Nack n) {
         if (last != null && published.size() > 1) {
           XdsResource rejected = last.resources(XdsType.ENDPOINT).get("c" + n.cluster());
-          quarantine.hold(XdsType.ENDPOINT, rejected.name(), rejected.version(),
-              published.get(published.size() - 2).epoch(), "nack");
+          quarantine.put(new Quarantine.Key(XdsType.ENDPOINT, rejected.name()), new Quarantine.Entry(
+              rejected.version(), published.get(published.size() - 2).epoch(), "nack", "test", Instant.EPOCH));
         }
       } else if (op instanceof Rollback rb) {
         if (last != null && published.size() > rb.back()) {
@@ -96,13 +96,16 @@ class RollbackPropertiesTest {
           for (XdsResource r : last.resources(XdsType.ENDPOINT).byName().values()) {
             XdsResource old = target.resources(XdsType.ENDPOINT).get(r.name());
             if (old != null && !old.version().equals(r.version())) {
-              quarantine.hold(XdsType.ENDPOINT, r.name(), r.version(), target.epoch(), "rollback");
+              quarantine.put(new Quarantine.Key(XdsType.ENDPOINT, r.name()),
+                  new Quarantine.Entry(r.version(), target.epoch(), "rollback", "test", Instant.EPOCH));
             }
           }
         }
       }
       DesiredState desired = desired(endpoints);
-      List<TranslatedResource> translated = quarantine.apply(translator.translate(desired), desired, history::get);
+      Quarantine.Applied applied = Quarantine.apply(quarantine, translator.translate(desired), desired, history::get);
+      applied.lifted().forEach((key, version) -> quarantine.remove(key));
+      List<TranslatedResource> translated = applied.resources();
       var candidate = builder.candidate(translated, desired.endpoints(), last, Provenance.getDefaultInstance());
       if (candidate.sameContentAs(last)) {
         continue;

@@ -5,8 +5,13 @@ import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.HealthCheckSpec;
 import io.signalbox.model.LbPolicy;
 import io.signalbox.model.LeastRequestSpec;
+import io.signalbox.model.LocalityLb;
+import io.signalbox.model.MaglevSpec;
 import io.signalbox.model.OutlierDetectionSpec;
+import io.signalbox.model.RetryBudgetSpec;
 import io.signalbox.model.RingHashSpec;
+import io.signalbox.model.WeightedRoundRobinSpec;
+import io.signalbox.model.ZoneAwareSpec;
 import java.time.Duration;
 
 /** Test-only: a {@link ClusterSpec} with just the parts a test cares about. */
@@ -21,6 +26,13 @@ final class ClusterSpecBuilder {
   private HealthCheckSpec healthCheck;
   private RingHashSpec ringHash;
   private LeastRequestSpec leastRequest;
+  private RetryBudgetSpec retryBudget;
+  private Integer panicThreshold;
+  private LocalityLb localityLb;
+  private ZoneAwareSpec zoneAware;
+  private Integer overprovisioningFactor;
+  private MaglevSpec maglev;
+  private WeightedRoundRobinSpec weightedRoundRobin;
 
   private ClusterSpecBuilder(String name) {
     this.name = name;
@@ -75,9 +87,41 @@ final class ClusterSpecBuilder {
     return this;
   }
 
+  ClusterSpecBuilder retryBudget(RetryBudgetSpec value) {
+    retryBudget = value;
+    return this;
+  }
+
+  ClusterSpecBuilder panicThreshold(Integer value) {
+    panicThreshold = value;
+    return this;
+  }
+
+  ClusterSpecBuilder localityLb(LocalityLb value, ZoneAwareSpec settings) {
+    localityLb = value;
+    zoneAware = settings;
+    return this;
+  }
+
+  ClusterSpecBuilder overprovisioningFactor(Integer value) {
+    overprovisioningFactor = value;
+    return this;
+  }
+
+  ClusterSpecBuilder maglev(MaglevSpec value) {
+    maglev = value;
+    return this;
+  }
+
+  ClusterSpecBuilder weightedRoundRobin(WeightedRoundRobinSpec value) {
+    weightedRoundRobin = value;
+    return this;
+  }
+
   ClusterSpec build() {
     return new ClusterSpec(
         name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-        healthCheck, ringHash, leastRequest, null, null, null);
+        healthCheck, ringHash, leastRequest, null, null, null, retryBudget, panicThreshold, localityLb, zoneAware,
+        overprovisioningFactor, maglev, weightedRoundRobin);
   }
 }

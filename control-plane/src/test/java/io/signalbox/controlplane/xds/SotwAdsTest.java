@@ -60,6 +60,53 @@ class SotwAdsTest {
     assertThat(second.getResources(0).unpack(ClusterLoadAssignment.class).getClusterName()).isEqualTo("b");
   }
 
+  /**
+   * A client that moves here from another replica (or back to a restarted one) asks with the
+   * version it holds: when that is the current version, it holds everything it asks for, so nothing
+   * is re-sent and nothing taken away; the next change sends only what changed.
+   */
+  @Test
+  void aClientReconnectingWithTheCurrentVersionIsSentNothingUntilSomethingChanges() throws Exception {
+    Snapshot first = resources.with("a", List.of(1001), "b", List.of(2001));
+    server.publish(first);
+    String cdsVersion = first.resources(XdsType.CLUSTER).version();
+    String edsVersion = first.resources(XdsType.ENDPOINT).version();
+
+    client.send(subscribe(CDS).toBuilder().setVersionInfo(cdsVersion).build());
+    client.send(subscribe(EDS, "a", "b").toBuilder().setVersionInfo(edsVersion).build());
+
+    await().during(java.time.Duration.ofMillis(500)).atMost(java.time.Duration.ofSeconds(3))
+        .until(() -> client.unreadCount() == 0);
+    await().atMost(java.time.Duration.ofSeconds(5)).until(() -> server.clients().size() == 1
+        && server.clients().get(0).epoch() == first.epoch());
+
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001, 2002)));
+    DiscoveryResponse changed = client.next();
+    assertThat(changed.getTypeUrl()).isEqualTo(EDS);
+    assertThat(changed.getResourcesList()).hasSize(1);
+    assertThat(changed.getResources(0).unpack(ClusterLoadAssignment.class).getClusterName()).isEqualTo("b");
+  }
+
+  @Test
+  void aClientReconnectingWithAnOlderOrAdjustedVersionIsSentEverything() throws Exception {
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001)));
+    Snapshot second = resources.with("a", List.of(1001), "b", List.of(2001, 2002));
+    server.publish(second);
+
+    client.send(subscribe(EDS, "a", "b").toBuilder().setVersionInfo("1").build());
+    DiscoveryResponse all = client.next();
+    assertThat(all.getResourcesList()).hasSize(2);
+
+    RecordingAdsClient other = new RecordingAdsClient(server.port()).openSotw();
+    try {
+      other.send(subscribe(EDS, "a", "b").toBuilder().setVersionInfo(second.resources(XdsType.ENDPOINT).version()
+          + ".1").build());
+      assertThat(other.<DiscoveryResponse>next().getResourcesList()).hasSize(2);
+    } finally {
+      other.close();
+    }
+  }
+
   @Test
   void aMissingNameDoesNotStallTheOthers() throws Exception {
     server.publish(resources.with("a", List.of(1001)));

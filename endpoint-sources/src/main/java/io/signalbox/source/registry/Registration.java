@@ -1,17 +1,17 @@
 package io.signalbox.source.registry;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.validation.Addresses;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
+import io.signalbox.validation.NameRules;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
  * What a registration asks for, checked field by field before anything is written: the cluster
- * and endpoint from the request path, zone, weight and metadata from its JSON body (all optional).
+ * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight and
+ * metadata from its JSON body (all optional).
  *
  * @param address without brackets
  */
@@ -23,10 +23,6 @@ public record Registration(String cluster, String address, int port, String zone
   public static final int MAX_METADATA_ENTRIES = 16;
   public static final int MAX_METADATA_LENGTH = 256;
   public static final int MAX_WEIGHT = 10_000;
-  public static final List<String> FIELDS = List.of("zone", "weight", "metadata");
-
-  /** The validator's cluster-name rule (its {@code Findings.NAME_CHARS}); DESIGN §6: a bad name is a 400. */
-  private static final Pattern NAME_CHARS = Pattern.compile("[A-Za-z0-9._\\-/:]+");
 
   public Registration {
     zone = zone == null ? "" : zone;
@@ -41,144 +37,80 @@ public record Registration(String cluster, String address, int port, String zone
   /**
    * @param field the offending field, e.g. {@code weight} or {@code metadata.team}
    * @param code stable, for tooling: {@code bad_cluster}, {@code bad_endpoint}, {@code bad_address},
-   *     {@code bad_port}, {@code bad_json}, {@code unknown_field}, {@code bad_zone}, {@code bad_weight},
-   *     {@code bad_metadata}
+   *     {@code bad_port}, {@code bad_zone}, {@code bad_weight}, {@code bad_metadata}
    */
   public record Invalid(String field, String code, String message) implements Parsed {}
 
   /**
-   * @param endpoint {@code address:port} as in the path, IPv6 in brackets
-   * @param body the JSON body, or null when the request had none (every field takes its default)
+   * A registration's JSON body, every field optional (null takes the default). Bound by the admin
+   * API's one strict reader, which refuses what Jackson can tell (unknown keys, a wrong JSON type,
+   * an integer out of {@code int}'s range, a null metadata value) and names the field in the code
+   * ({@code bad_weight}) with the description given here; {@link #parse} checks the ranges.
    */
-  public static Parsed parse(String cluster, String endpoint, JsonNode body) {
-    if (cluster == null || cluster.isEmpty() || !NAME_CHARS.matcher(cluster).matches()) {
-      return new Invalid("cluster", "bad_cluster",
-          "cluster may contain only letters, digits and . _ - / :, was " + quote(cluster));
+  public record Body(
+      String zone,
+      @JsonPropertyDescription("an integer from 1 to " + MAX_WEIGHT) Integer weight,
+      @JsonSetter(contentNulls = Nulls.FAIL) Map<String, String> metadata) {}
+
+  /**
+   * @param endpoint {@code address:port} as in the path, IPv6 in brackets
+   * @param body null when the request had none (every field takes its default)
+   */
+  public static Parsed parse(String cluster, String endpoint, Body body) {
+    if (cluster == null || cluster.isEmpty()) {
+      return new Invalid("cluster", "bad_cluster", "cluster must not be empty");
+    }
+    Optional<String> badName = NameRules.nameProblem(cluster);
+    if (badName.isPresent()) {
+      return new Invalid("cluster", "bad_cluster", "cluster " + badName.get());
     }
     if (cluster.length() > MAX_CLUSTER_LENGTH) {
       return new Invalid("cluster", "bad_cluster",
           "cluster must be at most " + MAX_CLUSTER_LENGTH + " characters, was " + cluster.length());
     }
-    int colon = endpoint == null ? -1 : endpoint.lastIndexOf(':');
-    if (colon <= 0) {
-      return new Invalid("endpoint", "bad_endpoint",
-          "expected address:port (IPv6 as [::1]:8080), was " + quote(endpoint));
+    NameRules.EndpointKey key = NameRules.endpoint(endpoint);
+    if (key instanceof NameRules.Refused bad) {
+      return new Invalid(bad.part(), "bad_" + bad.part(), bad.message());
     }
-    String address = endpoint.substring(0, colon);
-    String rawPort = endpoint.substring(colon + 1);
-    boolean bracketed = address.startsWith("[") && address.endsWith("]");
-    if (bracketed) {
-      address = address.substring(1, address.length() - 1);
+    NameRules.Endpoint at = (NameRules.Endpoint) key;
+    if (body == null) {
+      return new Ok(new Registration(cluster, at.address(), at.port(), "", EndpointSpec.DEFAULT_WEIGHT, Map.of()));
     }
-    if (bracketed ? !Addresses.isIpv6(address) : !(Addresses.isIpv4(address) || Addresses.isHostname(address))) {
-      return new Invalid("address", "bad_address",
-          "address must be an IPv4 address, an IPv6 address in brackets or a DNS name, was "
-              + quote(endpoint.substring(0, colon)));
+    String zone = body.zone() == null ? "" : body.zone();
+    if (zone.length() > MAX_ZONE_LENGTH) {
+      return new Invalid("zone", "bad_zone",
+          "zone must be at most " + MAX_ZONE_LENGTH + " characters, was " + zone.length());
     }
-    int port = port(rawPort);
-    if (port < 1) {
-      return new Invalid("port", "bad_port", "port must be a number from 1 to 65535, was " + quote(rawPort));
+    int weight = body.weight() == null ? EndpointSpec.DEFAULT_WEIGHT : body.weight();
+    if (weight < 1 || weight > MAX_WEIGHT) {
+      return new Invalid("weight", "bad_weight",
+          "weight must be an integer from 1 to " + MAX_WEIGHT + ", was " + weight);
     }
-    if (body == null || body.isNull()) {
-      return new Ok(new Registration(cluster, address, port, "", EndpointSpec.DEFAULT_WEIGHT, Map.of()));
+    Map<String, String> metadata = body.metadata() == null ? Map.of() : body.metadata();
+    Invalid bad = metadata(metadata);
+    if (bad != null) {
+      return bad;
     }
-    if (!body.isObject()) {
-      return new Invalid("body", "bad_json", "the request body must be a JSON object, was " + kind(body));
-    }
-    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!FIELDS.contains(name)) {
-        return new Invalid(name, "unknown_field",
-            "unknown field '" + name + "' in the request body; known fields: " + FIELDS);
-      }
-    }
-    JsonNode zoneNode = body.path("zone");
-    String zone = "";
-    if (!zoneNode.isMissingNode() && !zoneNode.isNull()) {
-      if (!zoneNode.isTextual()) {
-        return new Invalid("zone", "bad_zone", "zone must be a string, was " + kind(zoneNode));
-      }
-      zone = zoneNode.textValue();
-      if (zone.length() > MAX_ZONE_LENGTH) {
-        return new Invalid("zone", "bad_zone",
-            "zone must be at most " + MAX_ZONE_LENGTH + " characters, was " + zone.length());
-      }
-    }
-    JsonNode weightNode = body.path("weight");
-    int weight = EndpointSpec.DEFAULT_WEIGHT;
-    if (!weightNode.isMissingNode() && !weightNode.isNull()) {
-      if (!weightNode.isIntegralNumber() || !weightNode.canConvertToInt()
-          || weightNode.intValue() < 1 || weightNode.intValue() > MAX_WEIGHT) {
-        return new Invalid("weight", "bad_weight",
-            "weight must be an integer from 1 to " + MAX_WEIGHT + ", was " + weightNode);
-      }
-      weight = weightNode.intValue();
-    }
-    JsonNode metadataNode = body.path("metadata");
-    Map<String, String> metadata = new LinkedHashMap<>();
-    if (!metadataNode.isMissingNode() && !metadataNode.isNull()) {
-      Invalid bad = metadata(metadataNode, metadata);
-      if (bad != null) {
-        return bad;
-      }
-    }
-    return new Ok(new Registration(cluster, address, port, zone, weight, metadata));
+    return new Ok(new Registration(cluster, at.address(), at.port(), zone, weight, metadata));
   }
 
-  private static Invalid metadata(JsonNode node, Map<String, String> out) {
-    if (!node.isObject()) {
+  private static Invalid metadata(Map<String, String> metadata) {
+    if (metadata.size() > MAX_METADATA_ENTRIES) {
       return new Invalid("metadata", "bad_metadata",
-          "metadata must be an object of string values, was " + kind(node));
+          "metadata may have at most " + MAX_METADATA_ENTRIES + " entries, was " + metadata.size());
     }
-    if (node.size() > MAX_METADATA_ENTRIES) {
-      return new Invalid("metadata", "bad_metadata",
-          "metadata may have at most " + MAX_METADATA_ENTRIES + " entries, was " + node.size());
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, String> e : metadata.entrySet()) {
       String key = e.getKey();
       if (key.isEmpty() || key.length() > MAX_METADATA_LENGTH) {
         return new Invalid("metadata", "bad_metadata",
             "metadata keys must be 1 to " + MAX_METADATA_LENGTH + " characters, was " + key.length());
       }
-      JsonNode value = e.getValue();
-      if (!value.isTextual()) {
-        return new Invalid("metadata." + key, "bad_metadata",
-            "metadata." + key + " must be a string, was " + kind(value));
-      }
-      if (value.textValue().length() > MAX_METADATA_LENGTH) {
+      if (e.getValue().length() > MAX_METADATA_LENGTH) {
         return new Invalid("metadata." + key, "bad_metadata", "metadata." + key + " must be at most "
-            + MAX_METADATA_LENGTH + " characters, was " + value.textValue().length());
+            + MAX_METADATA_LENGTH + " characters, was " + e.getValue().length());
       }
-      out.put(key, value.textValue());
     }
     return null;
-  }
-
-  /** 1-65535, or -1: only plain decimal digits, so {@code +80} and {@code 0x50} are refused. */
-  private static int port(String raw) {
-    if (raw.isEmpty() || raw.length() > 5 || !raw.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      return -1;
-    }
-    int port = Integer.parseInt(raw);
-    return port <= 65535 && port >= 1 ? port : -1;
-  }
-
-  /** How a wrong JSON value is named in messages: its type, and the value when it is short. */
-  private static String kind(JsonNode node) {
-    return switch (node.getNodeType()) {
-      case ARRAY -> "an array";
-      case OBJECT -> "an object";
-      case BOOLEAN -> "the boolean " + node;
-      case NUMBER -> "the number " + node;
-      case STRING -> "the string " + node;
-      case NULL -> "null";
-      default -> node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-    };
-  }
-
-  private static String quote(String value) {
-    return value == null ? "null" : "'" + value + "'";
   }
 
   /** {@code address:port}, IPv6 in brackets. */

@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  *
  * <p>Supported targets: records (by component name), {@code List<T>}, {@code Map<String, T>}, enums
  * (matched by name or {@code toString()}, ignoring case), {@code String}, {@code int}/{@code
- * Integer}, {@code long}/{@code Long}, {@code boolean}/{@code Boolean}, {@link Duration} and {@link
- * Path}. A missing key binds to null (0/false for primitives), so records' compact constructors
+ * Integer}, {@code long}/{@code Long}, {@code double}/{@code Double} (finite), {@code boolean}/{@code
+ * Boolean}, {@link Duration} and {@link Path}. A missing key binds to null (0/false for primitives), so records' compact constructors
  * decide defaults. Scalars are judged by their text, so {@code port: "8080"} is an integer too.
  */
 public final class StrictYaml {
@@ -210,6 +210,18 @@ public final class StrictYaml {
         return primitiveDefault(type);
       }
     }
+    if (type == double.class || type == Double.class) {
+      try {
+        double value = Double.parseDouble(text.strip());
+        if (Double.isFinite(value) && !text.strip().matches(".*[A-Za-z].*")) {
+          return value;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      report(scalar, path, "expected a number, was " + scalar.describe());
+      return primitiveDefault(type);
+    }
     if (type == boolean.class || type == Boolean.class) {
       String lower = text.strip().toLowerCase(Locale.ROOT);
       if (lower.equals("true") || lower.equals("false")) {
@@ -281,6 +293,9 @@ public final class StrictYaml {
     if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
       return "an integer";
     }
+    if (type == double.class || type == Double.class) {
+      return "a number";
+    }
     if (type == boolean.class || type == Boolean.class) {
       return "true or false";
     }
@@ -302,6 +317,9 @@ public final class StrictYaml {
     }
     if (type == long.class) {
       return 0L;
+    }
+    if (type == double.class) {
+      return 0.0;
     }
     if (type == boolean.class) {
       return false;

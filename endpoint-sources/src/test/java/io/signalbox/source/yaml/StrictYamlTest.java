@@ -111,13 +111,25 @@ class StrictYamlTest {
 
     assertThat(problems(parsed))
         .containsExactly(
-            "f.yaml: line 3, column 15: clusters[0].lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, was 'ROUND' [parse]",
+            "f.yaml: line 3, column 15: clusters[0].lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "f.yaml: line 4, column 21: clusters[0].connectTimeout: expected a duration like 250ms, 1s, 2m, 1h, was 'fast' [parse]",
             "f.yaml: line 5, column 13: clusters[0].weight: expected an integer, was 'abc' [parse]",
             "f.yaml: line 6, column 23: clusters[0].outlierDetection: expected a mapping, was a list [parse]",
             "f.yaml: line 7, column 16: ports.web[0]: expected an integer, was 'x' [parse]",
             "f.yaml: line 8, column 10: enabled: expected true or false, was 'yes' [parse]",
             "f.yaml: line 9, column 7: size: expected an integer, was '1.5' [parse]");
+  }
+
+  record Penalty(Double penalty, double factor) {}
+
+  @Test
+  void bindsFiniteNumbersAndRefusesTheRest() {
+    assertThat(StrictYaml.parse("penalty: 0.25\nfactor: 2\n", "f.yaml", Penalty.class))
+        .isEqualTo(Parsed.ok(new Penalty(0.25, 2.0)));
+    assertThat(problems(StrictYaml.parse("penalty: NaN\nfactor: 1e999\n", "f.yaml", Penalty.class)))
+        .containsExactly(
+            "f.yaml: line 1, column 10: penalty: expected a number, was 'NaN' [parse]",
+            "f.yaml: line 2, column 9: factor: expected a number, was '1e999' [parse]");
   }
 
   @Test

@@ -1,0 +1,108 @@
+package io.signalbox.controlplane.cli;
+
+import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.reconcile.ResourceCheck;
+import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.snapshot.SnapshotCandidate;
+import io.signalbox.controlplane.translate.XdsTranslator;
+import io.signalbox.model.DesiredState;
+import io.signalbox.model.EndpointSpec;
+import io.signalbox.proto.v1.Provenance;
+import io.signalbox.source.file.EndpointFile;
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.validation.DesiredStateValidator;
+import io.signalbox.validation.EnvoyResourceValidator;
+import io.signalbox.validation.ValidationResult;
+import io.signalbox.validation.Violation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A config file and its endpoint files checked the way the server builds an epoch from them, with
+ * the server's own code at each step and nothing else: {@link ConfigLoader} (structure), {@link
+ * EndpointFile} (each endpoint file), {@link DesiredStateValidator} (every rule), {@link
+ * XdsTranslator} and {@link EnvoyResourceValidator} (Envoy's own rules on what clients would be
+ * sent). No server, store or data directory is touched: {@code serve} refuses to start on what this
+ * finds, and {@code validate} reports it (DESIGN "Offline validation").
+ *
+ * <p>Endpoints of the Kubernetes and registry sources need a cluster or a store; they are not read.
+ */
+public final class ConfigCheck {
+
+  /**
+   * @param config the parsed config, or null when the file itself does not parse
+   * @param errors every problem, in the order the server meets them
+   * @param warnings what the validator records but does not refuse
+   * @param endpoints how many endpoints the files hold
+   */
+  public record Result(SignalboxConfig config, List<Violation> errors, List<Violation> warnings, int endpoints) {
+    public Result {
+      errors = List.copyOf(errors);
+      warnings = List.copyOf(warnings);
+    }
+
+    public boolean valid() {
+      return errors.isEmpty();
+    }
+  }
+
+  private ConfigCheck() {}
+
+  /** Reads and checks {@code file}; relative paths inside it resolve against its directory. */
+  public static Result of(Path file) {
+    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(file);
+    if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
+      return of(ok.value());
+    }
+    return new Result(null, parsed.violations(), List.of(), 0);
+  }
+
+  /** Checks a parsed config with the endpoint files it names, as they are now. */
+  public static Result of(SignalboxConfig config) {
+    List<Violation> errors = new ArrayList<>();
+    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
+    int count = endpoints.values().stream().mapToInt(List::size).sum();
+    if (!errors.isEmpty()) {
+      return new Result(config, errors, List.of(), count);
+    }
+    DesiredState desired = config.desiredState(endpoints);
+    ValidationResult verdict = new DesiredStateValidator().validate(desired);
+    if (!verdict.isValid()) {
+      return new Result(config, verdict.errors(), verdict.warnings(), count);
+    }
+    // What the reconciler checks next: the translated resources, against Envoy's own rules.
+    SnapshotCandidate candidate = new SnapshotBuilder().candidate(new XdsTranslator().translate(desired).resources(),
+        desired.endpoints(), null, Provenance.getDefaultInstance());
+    ResourceCheck envoyRules = new EnvoyResourceValidator()::validate;
+    return new Result(config, envoyRules.checkChanged(candidate), verdict.warnings(), count);
+  }
+
+  /**
+   * Every endpoint file, merged by cluster. A missing or unreadable file is a problem here (at
+   * startup and offline), where the running server would keep the file's last good content.
+   */
+  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems) {
+    Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
+    for (Path file : config.sources().files()) {
+      try {
+        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(Files.readString(file), file.toString());
+        problems.addAll(parsed.violations());
+        if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
+          ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
+        }
+      } catch (NoSuchFileException e) {
+        problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
+      } catch (IOException e) {
+        problems.add(Violation.error("source.unreadable", file.toString(), "", "cannot read: " + e.getMessage()));
+      }
+    }
+    return endpoints;
+  }
+}

@@ -1,0 +1,126 @@
+package io.signalbox.controlplane.reconcile;
+
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.lifecycle.OperatorOverride;
+import io.signalbox.store.StoredIntent;
+import io.signalbox.store.StoredOverride;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Operator intent as the writer applies it: the freeze, the endpoint overrides, the quarantine and
+ * the confirmations of held updates. One immutable value, replaced (never changed) by
+ * {@link Interventions} after the store has the change; the writer reads it once per build, so a
+ * build sees one moment of it. Equal to {@link #from} of what the store then holds.
+ *
+ * @param freeze the freeze in force, or null
+ * @param confirmations cluster -> the fingerprint of the held update an operator let through
+ * @param ejections {@link EndpointRef#toString()} -> how many ejections it ever had (its back-off)
+ */
+public record Intent(
+    StoredIntent.Freeze freeze,
+    List<OperatorOverride> overrides,
+    Map<Quarantine.Key, Quarantine.Entry> quarantine,
+    Map<String, String> confirmations,
+    Map<String, Integer> ejections) {
+
+  public static final Intent NONE = new Intent(null, List.of(), Map.of(), Map.of(), Map.of());
+
+  public Intent {
+    overrides = List.copyOf(overrides);
+    quarantine = Map.copyOf(quarantine);
+    confirmations = Map.copyOf(confirmations);
+    ejections = Map.copyOf(ejections);
+  }
+
+  public boolean frozen() {
+    return freeze != null;
+  }
+
+  /** What the store holds, as the writer applies it. */
+  static Intent from(StoredIntent s) {
+    Map<Quarantine.Key, Quarantine.Entry> quarantine = new HashMap<>();
+    s.quarantine().forEach(q -> quarantine.put(new Quarantine.Key(XdsType.valueOf(q.type()), q.name()),
+        new Quarantine.Entry(q.rejectedVersion(), q.restoreEpoch(), q.reason(), q.actor(), q.at())));
+    Map<String, String> confirmations = new HashMap<>();
+    s.confirmations().forEach(c -> confirmations.put(c.cluster(), c.fingerprint()));
+    return new Intent(s.freeze(), s.overrides().stream().map(Intent::toOverride).toList(), quarantine, confirmations,
+        s.ejections());
+  }
+
+  Intent withFreeze(StoredIntent.Freeze f) {
+    return new Intent(f, overrides, quarantine, confirmations, ejections);
+  }
+
+  /** {@code o} in place of an override of the same kind and endpoint; an ejection also counts. */
+  Intent withOverride(OperatorOverride o) {
+    List<OperatorOverride> next = new ArrayList<>(overrides.size() + 1);
+    overrides.stream().filter(old -> !sameSlot(old, o.getClass(), o.endpoint())).forEach(next::add);
+    next.add(o);
+    Map<String, Integer> counts = ejections;
+    if (o instanceof OperatorOverride.Eject) {
+      counts = new HashMap<>(ejections);
+      counts.merge(o.endpoint().toString(), 1, Integer::sum);
+    }
+    return new Intent(freeze, next, quarantine, confirmations, counts);
+  }
+
+  Intent withoutOverride(Class<? extends OperatorOverride> kind, EndpointRef endpoint) {
+    return new Intent(freeze, overrides.stream().filter(o -> !sameSlot(o, kind, endpoint)).toList(), quarantine,
+        confirmations, ejections);
+  }
+
+  Intent withQuarantined(Map<Quarantine.Key, Quarantine.Entry> entries) {
+    Map<Quarantine.Key, Quarantine.Entry> next = new HashMap<>(quarantine);
+    next.putAll(entries);
+    return new Intent(freeze, overrides, next, confirmations, ejections);
+  }
+
+  /** Without the entry of {@code key} if it still holds back {@code rejectedVersion}. */
+  Intent lifted(Quarantine.Key key, String rejectedVersion) {
+    Quarantine.Entry e = quarantine.get(key);
+    if (e == null || !e.rejectedVersion().equals(rejectedVersion)) {
+      return this;
+    }
+    Map<Quarantine.Key, Quarantine.Entry> next = new HashMap<>(quarantine);
+    next.remove(key);
+    return new Intent(freeze, overrides, next, confirmations, ejections);
+  }
+
+  Intent withConfirmation(String cluster, String fingerprint) {
+    Map<String, String> next = new HashMap<>(confirmations);
+    next.put(cluster, fingerprint);
+    return new Intent(freeze, overrides, quarantine, next, ejections);
+  }
+
+  Intent withoutConfirmation(String cluster) {
+    Map<String, String> next = new HashMap<>(confirmations);
+    next.remove(cluster);
+    return new Intent(freeze, overrides, quarantine, next, ejections);
+  }
+
+  /** How many times {@code endpoint} was ejected before. */
+  int ejectionsOf(EndpointRef endpoint) {
+    return ejections.getOrDefault(endpoint.toString(), 0);
+  }
+
+  private static boolean sameSlot(OperatorOverride o, Class<? extends OperatorOverride> kind, EndpointRef endpoint) {
+    return o.getClass() == kind && o.endpoint().equals(endpoint);
+  }
+
+  static OperatorOverride toOverride(StoredOverride s) {
+    EndpointRef ref = new EndpointRef(s.cluster(), s.address(), s.port());
+    return switch (s.kind()) {
+      case "drain" -> new OperatorOverride.Drain(ref, s.actor(), s.reason(), s.createdAt(),
+          Duration.between(s.createdAt(), s.deadline() == null ? s.createdAt() : s.deadline()));
+      case "eject" -> new OperatorOverride.Eject(ref, s.actor(), s.reason(), s.createdAt(), s.deadline(),
+          Interventions.EJECTION_WARMUP);
+      case "weight" -> new OperatorOverride.Weight(ref, s.actor(), s.reason(), s.createdAt(), s.value());
+      default -> throw new IllegalStateException("stored override of unknown kind '" + s.kind() + "' for " + ref);
+    };
+  }
+}

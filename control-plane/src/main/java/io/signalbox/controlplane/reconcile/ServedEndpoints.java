@@ -1,0 +1,84 @@
+package io.signalbox.controlplane.reconcile;
+
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.lifecycle.Lifecycle;
+import io.signalbox.lifecycle.OperatorOverride;
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.EndpointSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The endpoints as they should be served, from what the sources report: operator overrides, then
+ * endpoints that left their sources and are still draining (gone only once every client holds the
+ * draining epoch and the drain timeout passed), then the guards that hold a cluster's update back.
+ * On the writer's thread; the held updates are also read by the API.
+ */
+final class ServedEndpoints {
+
+  private final Departures departures = new Departures();
+  private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
+
+  /**
+   * @param endpoints per cluster, as they should be served
+   * @param causes why each endpoint is in the state it is (for the transition audit)
+   * @param nextChange when this changes by itself (a drain or an ejection ends), or null
+   * @param spentConfirmations confirmed clusters that hold nothing any more
+   */
+  record Result(Map<String, List<EndpointSpec>> endpoints, Map<EndpointRef, String> causes, Instant nextChange,
+      Set<String> spentConfirmations) {}
+
+  /**
+   * @param published what clients are served now (null before the first epoch)
+   * @param drainAcknowledged whether every client holding the endpoint's cluster holds an epoch in
+   *     which it was DRAINING (invariant 2)
+   */
+  Result apply(Map<String, List<EndpointSpec>> fromSources, Intent intent, Snapshot published, ClusterSpecs specs,
+      Predicate<EndpointRef> drainAcknowledged, Instant now) {
+    List<OperatorOverride> overrides = intent.overrides();
+    Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
+    List<Lifecycle.Departure> leaving = published == null ? List.of() : departures.update(published.endpoints(),
+        current.endpoints(), drainTimeouts(specs, published.endpoints()), drainAcknowledged::test, now);
+    Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
+    HeldUpdates.Outcome guarded = heldUpdates.apply(published, result.endpoints(), overrides, intent.confirmations(),
+        specs, now);
+    return new Result(guarded.endpoints(), result.causes(), earliest(result.nextChange(), guarded.nextChange()),
+        guarded.stale());
+  }
+
+  /** Updates the guards hold back (mass removal, last eligible endpoints). */
+  List<HeldUpdates.Held> held() {
+    return heldUpdates.held();
+  }
+
+  /** The fingerprint of the update of {@code cluster} held now, or null. */
+  String heldFingerprint(String cluster) {
+    return heldUpdates.fingerprintOf(cluster);
+  }
+
+  /** How long a held mass removal must stay unchanged before it is applied without confirmation. */
+  void holdStableFor(Duration d) {
+    heldUpdates.stableFor(d);
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null ? b : b == null || a.isBefore(b) ? a : b;
+  }
+
+  /**
+   * @param published the clusters clients hold: a departing endpoint's cluster is one of them, and
+   *     a cluster only a source discovered takes {@code clusterDefaults.drainTimeout} too
+   */
+  private static Function<String, Duration> drainTimeouts(ClusterSpecs specs,
+      Map<String, List<EndpointSpec>> published) {
+    // Asked only for endpoints that start leaving: looked up then, not for every published cluster.
+    return cluster -> published.containsKey(cluster) ? specs.get(cluster).effectiveDrainTimeout()
+        : ClusterSpec.DEFAULT_DRAIN_TIMEOUT;
+  }
+}

@@ -1,0 +1,47 @@
+package io.signalbox.controlplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/** Progress printed only when it changes: rewritten in place on a terminal, a line per change elsewhere. */
+class ProgressLineTest {
+
+  private final StringWriter written = new StringWriter();
+
+  @Test
+  void intoAPipeEachChangeOfStateIsOneLineAndACountdownAloneIsNone() {
+    ProgressLine line = new ProgressLine(new PrintWriter(written), false);
+
+    line.show("0/3", "0 of 3, 30s until the deadline");
+    line.show("0/3", "0 of 3, 29s until the deadline");
+    line.show("2/3", "2 of 3, 29s until the deadline");
+    line.show("2/3", "2 of 3, 28s until the deadline");
+    line.end();
+
+    assertThat(written.toString()).isEqualTo("0 of 3, 30s until the deadline\n2 of 3, 29s until the deadline\n");
+  }
+
+  @Test
+  void onATerminalOneLineIsRewrittenWhenItsTextChangesAndEndedOnce() {
+    ProgressLine line = new ProgressLine(new PrintWriter(written), true);
+
+    line.show("0/3", "0 of 3, 30s");
+    line.show("0/3", "0 of 3, 30s");
+    line.show("0/3", "0 of 3, 29s");
+    line.end();
+
+    assertThat(written.toString()).isEqualTo("\r\u001b[K0 of 3, 30s\r\u001b[K0 of 3, 29s\n");
+  }
+
+  @Test
+  void onATerminalNothingShownMeansNothingToEnd() {
+    ProgressLine line = new ProgressLine(new PrintWriter(written), true);
+
+    line.end();
+
+    assertThat(written.toString()).isEmpty();
+  }
+}
