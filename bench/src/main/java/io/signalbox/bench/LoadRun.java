@@ -66,7 +66,11 @@ public final class LoadRun {
     write(dir, "signalbox.yaml",
         workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce(), scenario.fileQuietPeriod()));
     log.info("{}: starting the server in {}", scenario.label(), dir);
+    long spawned = System.nanoTime();
     try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
+      double startMillis = (System.nanoTime() - spawned) / 1e6;
+      double startCpuMillis = server.cpuMillis();
+      log.info("{}: serving {} ms after the process was started", scenario.label(), Math.round(startMillis));
       warmUp(workload, xdsPort);
       long heapIdle = server.heapAfterGc();
       try (Fleet fleet = new Fleet(scenario.clients(), scenario.mode(), workload, xdsPort)) {
@@ -80,33 +84,52 @@ public final class LoadRun {
         settle(fleet);
         long heapPerClient = (server.heapAfterGc() - heapIdle) / scenario.clients();
 
-        for (int k = 0; k < scenario.warmupChanges(); k++) {
-          change(dir, fleet, k);
+        ChangePlan plan = scenario.plan();
+        List<RunResult.Phase> phases = new ArrayList<>();
+        int k = unmeasured(dir, fleet, 0, plan.coldAfter());
+        if (plan.cold() > 0) {
+          phases.add(measured("cold", dir, fleet, server, adminPort, k, plan.cold()));
         }
-        long serializationsBefore = serializations(adminPort);
-        long cpuBefore = server.cpuMillis();
-        long jitBefore = server.jitCpuMillis();
-        long ownCpuBefore = ServerProcess.ownCpuMillis();
-        List<RunResult.ChangeResult> changes = new ArrayList<>();
-        for (int k = scenario.warmupChanges(); k < scenario.warmupChanges() + scenario.changes(); k++) {
-          changes.add(change(dir, fleet, k));
+        k = unmeasured(dir, fleet, k + plan.cold(), plan.warmup());
+        if (plan.warm() > 0) {
+          phases.add(measured("warm", dir, fleet, server, adminPort, k, plan.warm()));
         }
-        double cpuPerChange = scenario.changes() == 0 ? 0
-            : (server.cpuMillis() - cpuBefore) / (double) scenario.changes();
-        double jitPerChange = scenario.changes() == 0 ? 0
-            : (server.jitCpuMillis() - jitBefore) / (double) scenario.changes();
-        double ownCpuPerChange = scenario.changes() == 0 ? 0
-            : (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) scenario.changes();
-        long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
         if (!hold.isZero()) {
           log.info("{}: holding {} clients for {}; dashboard at http://127.0.0.1:{}/, endpoint file {}",
               scenario.label(), fleet.size(), hold, adminPort, dir.resolve("endpoints.yaml"));
           TimeUnit.MILLISECONDS.sleep(hold.toMillis());
         }
-        return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), stormMillis, fleet.notReady(),
-            heapPerClient, cpuPerChange, jitPerChange, ownCpuPerChange, fleet.total(s -> s.errors.get()), serializations, changes);
+        return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), startMillis, startCpuMillis,
+            stormMillis,
+            fleet.notReady(), heapPerClient, fleet.total(s -> s.errors.get()), phases);
       }
     }
+  }
+
+  /** Applies changes {@code from .. from+count-1} without measuring them; returns the next index. */
+  private int unmeasured(Path dir, Fleet fleet, int from, int count) throws InterruptedException {
+    for (int k = from; k < from + count; k++) {
+      change(dir, fleet, k);
+    }
+    return from + count;
+  }
+
+  /** Applies changes {@code from .. from+count-1} and measures them as one phase. */
+  private RunResult.Phase measured(String name, Path dir, Fleet fleet, ServerProcess server, int adminPort, int from,
+      int count) throws InterruptedException {
+    long serializationsBefore = serializations(adminPort);
+    long cpuBefore = server.cpuMillis();
+    long jitBefore = server.jitCpuMillis();
+    long ownCpuBefore = ServerProcess.ownCpuMillis();
+    List<RunResult.ChangeResult> changes = new ArrayList<>();
+    for (int k = from; k < from + count; k++) {
+      changes.add(change(dir, fleet, k));
+    }
+    double cpuPerChange = (server.cpuMillis() - cpuBefore) / (double) count;
+    double jitPerChange = (server.jitCpuMillis() - jitBefore) / (double) count;
+    double ownCpuPerChange = (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) count;
+    long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
+    return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, ownCpuPerChange, serializations);
   }
 
   /**
@@ -181,17 +204,26 @@ public final class LoadRun {
   }
 
   private ServerProcess startServer(Path dir, int xdsPort, int adminPort) throws InterruptedException {
-    ServerProcess server;
-    if (scenario.target() == Scenario.Target.SIGNALBOX) {
-      server = ServerProcess.start("signalbox", dir, scenario.serverJvmOptions(),
-          List.of("-jar", scenario.signalboxJar().toAbsolutePath().toString(), "serve", "--config", "signalbox.yaml"));
+    Scenario.Target target = scenario.target();
+    List<String> jvmOptions = new ArrayList<>(scenario.serverJvmOptions());
+    List<String> args = new ArrayList<>();
+    if (target.signalbox()) {
+      if (target == Scenario.Target.SIGNALBOX_CDS) {
+        if (!Files.isRegularFile(scenario.cdsArchive())) {
+          throw new IllegalStateException("no class-data-sharing archive at " + scenario.cdsArchive()
+              + " (see docs/benchmarks.md, \"Class data sharing\")");
+        }
+        jvmOptions.add("-XX:SharedArchiveFile=" + scenario.cdsArchive().toAbsolutePath());
+      }
+      args.addAll(List.of("-jar", scenario.signalboxJar().toAbsolutePath().toString(), "serve", "--config",
+          "signalbox.yaml"));
     } else {
-      server = ServerProcess.start("plain", dir, scenario.serverJvmOptions(),
-          List.of("-cp", scenario.benchClasspath(), PlainJavaControlPlane.class.getName(), "--config",
-              "signalbox.yaml"));
+      args.addAll(List.of("-cp", scenario.benchClasspath(), PlainJavaControlPlane.class.getName(), "--config",
+          "signalbox.yaml", "--versions", target == Scenario.Target.CAREFUL ? "per-type-hash" : "snapshot"));
     }
+    ServerProcess server = ServerProcess.start(target.label(), dir, jvmOptions, args);
     try {
-      server.awaitReady(scenario.target() == Scenario.Target.SIGNALBOX
+      server.awaitReady(target.signalbox()
           ? () -> ServerProcess.signalboxServing(http, adminPort)
           : () -> ServerProcess.listening(xdsPort), Duration.ofSeconds(120));
     } catch (RuntimeException | InterruptedException e) {
@@ -203,7 +235,7 @@ public final class LoadRun {
 
   /** Signalbox's {@code resourceSerializations}, or -1 for a server that has no such counter. */
   private long serializations(int adminPort) {
-    if (scenario.target() != Scenario.Target.SIGNALBOX) {
+    if (!scenario.target().signalbox()) {
       return -1;
     }
     try {

@@ -9,29 +9,40 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code load}: runs the fleet scenario against Signalbox, plain java-control-plane, or both one
- * after the other (never at once: they would share two cores), and prints the comparison.
+ * {@code load}: runs the fleet scenario against Signalbox and the java-control-plane baselines, one
+ * after the other (never at once: they would share two cores), and prints the comparison. With
+ * {@code --rounds}, the whole sequence of targets runs again, so that a busy machine's slow spells
+ * fall on every target alike and each round's ratios compare runs minutes apart at most.
  */
 @Command(name = "load", mixinStandardHelpOptions = true,
     description = "Connect a simulated fleet, apply one-endpoint changes through the endpoint file, measure.")
 public final class LoadTool implements Callable<Integer> {
 
-  /** Which control planes to run. */
-  enum Targets { SIGNALBOX, PLAIN, BOTH }
+  /** Where refusals are printed: picocli's error writer, so a test can read them. */
+  @Spec CommandSpec spec;
 
   @Option(names = "--clients", defaultValue = "1000") int clients;
   @Option(names = "--clusters", defaultValue = "100") int clusters;
   @Option(names = "--endpoints", defaultValue = "10", description = "Endpoints per cluster.") int endpoints;
-  @Option(names = "--changes", defaultValue = "20") int changes;
+  @Option(names = "--changes", defaultValue = "20", description = "Changes measured as the warm phase") int changes;
   @Option(names = "--warmup-changes", defaultValue = "10",
-      description = "Changes applied first and not measured (JIT warm-up of the change path)") int warmupChanges;
+      description = "Changes applied before the warm phase (after the cold one) and not measured") int warmupChanges;
+  @Option(names = "--cold-changes", defaultValue = "0",
+      description = "Changes measured as the cold phase, right after the connect storm (JIT and class loading included)")
+  int coldChanges;
+  @Option(names = "--cold-after", defaultValue = "0",
+      description = "Changes applied before the cold phase and not measured") int coldAfter;
   @Option(names = "--mode", defaultValue = "sotw", converter = ModeConverter.class,
       description = "sotw or delta") Fleet.Mode mode;
-  @Option(names = "--target", defaultValue = "signalbox", converter = TargetsConverter.class,
-      description = "signalbox, plain or both") Targets target;
+  @Option(names = "--target", defaultValue = "signalbox", split = ",",
+      description = "Comma-separated, run in this order, ratios of the first to each other: signalbox, signalbox-cds, "
+          + "careful, plain; both = signalbox,plain; all = signalbox,careful,plain") List<String> targets;
+  @Option(names = "--rounds", defaultValue = "1", description = "Run the targets' sequence this many times") int rounds;
   @Option(names = "--store", defaultValue = "memory", description = "Signalbox store.url: memory or embedded")
   String store;
   @Option(names = "--debounce", defaultValue = "100ms", description = "Signalbox reconcile.debounce")
@@ -42,33 +53,76 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx2g",
       description = "JVM options of the server process (both targets)") String serverJvmOpts;
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
+  @Option(names = "--cds-archive", defaultValue = "control-plane/target/signalbox.jsa",
+      description = "The class-data-sharing archive the signalbox-cds target starts with") Path cdsArchive;
   @Option(names = "--work-dir", defaultValue = "${sys:java.io.tmpdir}/signalbox-bench",
       description = "Configs, endpoint files and server logs go here") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S",
       description = "How long all clients may take to hold one change (ISO-8601); the storm gets 4x") Duration timeout;
   @Option(names = "--hold", defaultValue = "PT0S",
-      description = "Keep the Signalbox server and the fleet up this long after measuring (ISO-8601), to look at "
+      description = "Keep each Signalbox server and its fleet up this long after measuring (ISO-8601), to look at "
           + "its dashboard under load") Duration hold;
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isRegularFile(signalboxJar) && target != Targets.PLAIN) {
-      System.err.println("no Signalbox jar at " + signalboxJar + " (build it: mvn -B -DskipTests package)");
+    java.io.PrintWriter err = spec.commandLine().getErr();
+    if (rounds < 1) {
+      err.println("--rounds must be at least 1, was " + rounds);
+      return 2;
+    }
+    List<Scenario.Target> order;
+    ChangePlan plan;
+    try {
+      order = targets(targets);
+      plan = new ChangePlan(coldAfter, coldChanges, warmupChanges, changes);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return 2;
+    }
+    if (!Files.isRegularFile(signalboxJar) && order.stream().anyMatch(Scenario.Target::signalbox)) {
+      err.println("no Signalbox jar at " + signalboxJar + " (build it: mvn -B -DskipTests package)");
       return 1;
     }
-    Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, mode, clients, new Workload(clusters, endpoints),
-        changes, warmupChanges, store, debounce, fileQuietPeriod, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar,
+    if (!Files.isRegularFile(cdsArchive) && order.contains(Scenario.Target.SIGNALBOX_CDS)) {
+      err.println("no class-data-sharing archive at " + cdsArchive
+          + " (build it: mvn -B -DskipTests package -Pcds; see docs/benchmarks.md, \"Class data sharing\")");
+      return 1;
+    }
+    Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
+        debounce, fileQuietPeriod, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar, cdsArchive,
         absoluteClasspath(), workDir, timeout);
-    List<RunResult> results = new ArrayList<>();
-    if (target != Targets.PLAIN) {
-      results.add(LoadRun.run(scenario, hold));
+    boolean clean = true;
+    for (int round = 1; round <= rounds; round++) {
+      List<RunResult> results = new ArrayList<>();
+      for (Scenario.Target target : order) {
+        results.add(LoadRun.run(scenario.withTarget(target), target.signalbox() ? hold : Duration.ZERO));
+      }
+      String title = String.format(Locale.ROOT, "%d %s clients, %d clusters x %d endpoints, round %d of %d", clients,
+          mode.name().toLowerCase(Locale.ROOT), clusters, endpoints, round, rounds);
+      System.out.print(ResultTable.render(title, plan, results));
+      System.out.flush();
+      clean &= results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
     }
-    if (target != Targets.SIGNALBOX) {
-      results.add(LoadRun.run(scenario.withTarget(Scenario.Target.PLAIN)));
-    }
-    System.out.print(ResultTable.render(results));
-    boolean clean = results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
     return clean ? 0 : 1;
+  }
+
+  /** {@code --target}'s values in order, aliases expanded. */
+  static List<Scenario.Target> targets(List<String> names) {
+    List<Scenario.Target> out = new ArrayList<>();
+    for (String name : names) {
+      switch (name.trim().toLowerCase(Locale.ROOT)) {
+        case "both" -> out.addAll(List.of(Scenario.Target.SIGNALBOX, Scenario.Target.PLAIN));
+        case "all" -> out.addAll(List.of(Scenario.Target.SIGNALBOX, Scenario.Target.CAREFUL, Scenario.Target.PLAIN));
+        default -> out.add(Arrays.stream(Scenario.Target.values()).filter(t -> t.label().equals(name.trim()))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("unknown target '" + name
+                + "' (expected signalbox, signalbox-cds, careful, plain, both or all)")));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("no target");
+    }
+    return List.copyOf(out);
   }
 
   /** The server runs in another directory: relative class path entries would not resolve there. */
@@ -82,13 +136,6 @@ public final class LoadTool implements Callable<Integer> {
     @Override
     public Fleet.Mode convert(String value) {
       return Fleet.Mode.valueOf(value.toUpperCase(Locale.ROOT));
-    }
-  }
-
-  static final class TargetsConverter implements picocli.CommandLine.ITypeConverter<Targets> {
-    @Override
-    public Targets convert(String value) {
-      return Targets.valueOf(value.toUpperCase(Locale.ROOT));
     }
   }
 }

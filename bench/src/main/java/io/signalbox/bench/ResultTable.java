@@ -2,60 +2,94 @@ package io.signalbox.bench;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
-/** The load tool's report: one column per control plane and, for two, their ratio. */
+/**
+ * The load tool's report: one column per control plane, then the first one's ratio to each of the
+ * others (with {@code --target signalbox,careful,plain}: Signalbox ÷ careful and Signalbox ÷ plain).
+ * Rows measured once per run come first, then each measured phase's rows.
+ */
 final class ResultTable {
 
-  private record Row(String label, ToDoubleFunction<RunResult> value, String format) {}
+  private record Row<T>(String label, ToDoubleFunction<T> value, String format) {}
 
-  private static final List<Row> ROWS = List.of(
-      new Row("connect storm (ms)", RunResult::stormMillis, "%.0f"),
-      new Row("change p50 (ms)", r -> r.latencyPercentile(50), "%.1f"),
-      new Row("change p99 (ms)", r -> r.latencyPercentile(99), "%.1f"),
-      new Row("change max (ms)", r -> r.latencyPercentile(100), "%.1f"),
-      new Row("bytes/change/client", RunResult::bytesPerChangePerClient, "%.0f"),
-      new Row("responses/change/client", RunResult::responsesPerChangePerClient, "%.2f"),
-      new Row("server CPU ms/change", RunResult::cpuMillisPerChange, "%.1f"),
-      new Row("  of which JIT compiler", RunResult::jitCpuMillisPerChange, "%.1f"),
-      new Row("server CPU excl. JIT ms/change", r -> r.cpuMillisPerChange() - r.jitCpuMillisPerChange(), "%.1f"),
-      new Row("load tool CPU ms/change", RunResult::loadToolCpuMillisPerChange, "%.1f"),
-      new Row("heap/client after GC (KB)", r -> r.heapPerClientBytes() / 1024.0, "%.1f"),
-      new Row("stream errors", r -> r.errors(), "%.0f"),
-      new Row("clients not ready (storm)", r -> r.notReady(), "%.0f"),
-      new Row("client-changes not converged", r -> r.unconverged(), "%.0f"),
-      new Row("serializations/change", r -> r.serializations() < 0 || r.changes().isEmpty()
-          ? Double.NaN : r.serializations() / (double) r.changes().size(), "%.1f"));
+  private static final List<Row<RunResult>> RUN_ROWS = List.of(
+      new Row<>("server start -> serving (ms)", RunResult::startMillis, "%.0f"),
+      new Row<>("  server CPU until serving (ms)", RunResult::startCpuMillis, "%.0f"),
+      new Row<>("connect storm (ms)", RunResult::stormMillis, "%.0f"),
+      new Row<>("heap/client after GC (KB)", r -> r.heapPerClientBytes() / 1024.0, "%.1f"),
+      new Row<>("stream errors", r -> r.errors(), "%.0f"),
+      new Row<>("clients not ready (storm)", r -> r.notReady(), "%.0f"));
+
+  private static final List<Row<RunResult.Phase>> PHASE_ROWS = List.of(
+      new Row<>("change p50 (ms)", p -> p.latencyPercentile(50), "%.1f"),
+      new Row<>("change p99 (ms)", p -> p.latencyPercentile(99), "%.1f"),
+      new Row<>("change max (ms)", p -> p.latencyPercentile(100), "%.1f"),
+      new Row<>("bytes/change/client", RunResult.Phase::bytesPerChangePerClient, "%.0f"),
+      new Row<>("responses/change/client", RunResult.Phase::responsesPerChangePerClient, "%.2f"),
+      new Row<>("server CPU ms/change", RunResult.Phase::cpuMillisPerChange, "%.1f"),
+      new Row<>("  of which JIT compiler", RunResult.Phase::jitCpuMillisPerChange, "%.1f"),
+      new Row<>("server CPU excl. JIT ms/change", p -> p.cpuMillisPerChange() - p.jitCpuMillisPerChange(), "%.1f"),
+      new Row<>("load tool CPU ms/change", RunResult.Phase::loadToolCpuMillisPerChange, "%.1f"),
+      new Row<>("client-changes not converged", p -> p.unconverged(), "%.0f"),
+      new Row<>("serializations/change", p -> p.serializations() < 0 || p.changes().isEmpty()
+          ? Double.NaN : p.serializations() / (double) p.changes().size(), "%.1f"));
+
+  private static final int LABEL = 34;
+  private static final int COLUMN = 17;
 
   private ResultTable() {}
 
-  static String render(List<RunResult> results) {
+  /** @param title what was run, e.g. "1000 sotw clients, 100 clusters x 10 endpoints, round 1 of 2" */
+  static String render(String title, ChangePlan plan, List<RunResult> results) {
     StringBuilder out = new StringBuilder();
-    RunResult first = results.get(0);
-    out.append(String.format(Locale.ROOT, "%d %s clients, %d changes%n", first.clients(),
-        first.mode().name().toLowerCase(Locale.ROOT), first.changes().size()));
-    out.append(String.format(Locale.ROOT, "%-30s", "metric"));
+    out.append(title).append('\n');
+    out.append(String.format(Locale.ROOT, "changes: %d unmeasured, %d cold (measured), %d unmeasured, %d warm (measured)%n",
+        plan.coldAfter(), plan.cold(), plan.warmup(), plan.warm()));
+    out.append(pad("metric", LABEL));
     for (RunResult r : results) {
-      out.append(String.format(Locale.ROOT, "%14s", r.target().name().toLowerCase(Locale.ROOT)));
+      out.append(column(r.target().label()));
     }
-    if (results.size() == 2) {
-      out.append(String.format(Locale.ROOT, "%14s", "ratio"));
+    for (RunResult r : results.subList(1, results.size())) {
+      out.append(column(results.get(0).target().label().replace("signalbox", "sb") + "/" + r.target().label()));
     }
     out.append('\n');
-    for (Row row : ROWS) {
-      out.append(String.format(Locale.ROOT, "%-30s", row.label()));
-      for (RunResult r : results) {
-        out.append(String.format(Locale.ROOT, "%14s", String.format(Locale.ROOT, row.format(), row.value()
-            .applyAsDouble(r))));
+    for (Row<RunResult> row : RUN_ROWS) {
+      line(out, row.label(), row, results.stream().map(Optional::of).toList());
+    }
+    for (String phase : List.of("cold", "warm")) {
+      List<Optional<RunResult.Phase>> phases = results.stream().map(r -> r.phase(phase)).toList();
+      if (phases.stream().allMatch(Optional::isEmpty)) {
+        continue;
       }
-      if (results.size() == 2) {
-        double a = row.value().applyAsDouble(results.get(0));
-        double b = row.value().applyAsDouble(results.get(1));
-        out.append(String.format(Locale.ROOT, "%14s", b == 0 || Double.isNaN(a) || Double.isNaN(b) ? "-"
-            : String.format(Locale.ROOT, "%.3f", a / b)));
+      int changes = phases.stream().flatMap(Optional::stream).findFirst().map(p -> p.changes().size()).orElse(0);
+      out.append(String.format(Locale.ROOT, "%s phase (%d changes)%n", phase, changes));
+      for (Row<RunResult.Phase> row : PHASE_ROWS) {
+        line(out, "  " + row.label(), row, phases);
       }
-      out.append('\n');
     }
     return out.toString();
+  }
+
+  private static <T> void line(StringBuilder out, String label, Row<T> row, List<Optional<T>> values) {
+    out.append(pad(label, LABEL));
+    double[] v = values.stream().mapToDouble(o -> o.map(x -> row.value().applyAsDouble(x)).orElse(Double.NaN)).toArray();
+    for (double x : v) {
+      out.append(column(Double.isNaN(x) ? "-" : String.format(Locale.ROOT, row.format(), x)));
+    }
+    for (int i = 1; i < v.length; i++) {
+      boolean defined = !Double.isNaN(v[0]) && !Double.isNaN(v[i]) && v[i] != 0;
+      out.append(column(defined ? String.format(Locale.ROOT, "%.3f", v[0] / v[i]) : "-"));
+    }
+    out.append('\n');
+  }
+
+  private static String pad(String text, int width) {
+    return String.format(Locale.ROOT, "%-" + width + "s", text);
+  }
+
+  private static String column(String text) {
+    return String.format(Locale.ROOT, "%" + COLUMN + "s", text);
   }
 }

@@ -2,35 +2,93 @@ package io.signalbox.bench;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * What one load run measured.
+ * What one load run measured: once per run (start-up, connect storm, heap), and per measured phase
+ * of changes ({@link ChangePlan}: cold, warm).
  *
+ * @param startMillis from starting the server process until it serves (Signalbox: {@code /readyz} and
+ *     an epoch; the baselines: the xDS port accepts connections, which they open after their first
+ *     snapshot)
+ * @param startCpuMillis the server's CPU time (all threads) until then
  * @param stormMillis from opening the first stream until the last client held every resource
  * @param notReady clients that never held every resource within the timeout
  * @param heapPerClientBytes (heap after GC with the fleet connected − heap after GC with none) / clients
- * @param cpuMillisPerChange server user+system CPU over all changes / changes
- * @param jitCpuMillisPerChange the part of {@code cpuMillisPerChange} spent by the JIT compiler
- * @param loadToolCpuMillisPerChange the same for the load tool's own JVM (the simulated fleet)
  * @param errors streams that failed (each is retried a bounded number of times)
- * @param serializations Signalbox's {@code resourceSerializations} growth over the changes; -1 for plain
+ * @param phases the measured phases in the order they ran; a phase of no changes is left out
  */
 public record RunResult(
     Scenario.Target target,
     Fleet.Mode mode,
     int clients,
+    double startMillis,
+    double startCpuMillis,
     double stormMillis,
     long notReady,
     long heapPerClientBytes,
-    double cpuMillisPerChange,
-    double jitCpuMillisPerChange,
-    double loadToolCpuMillisPerChange,
     long errors,
-    long serializations,
-    List<ChangeResult> changes) {
+    List<Phase> phases) {
 
   public RunResult {
-    changes = List.copyOf(changes);
+    phases = List.copyOf(phases);
+  }
+
+  /** The phase called {@code name}, if it was measured. */
+  public Optional<Phase> phase(String name) {
+    return phases.stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  /** Client-changes that did not converge, over every phase. */
+  public long unconverged() {
+    return phases.stream().mapToLong(Phase::unconverged).sum();
+  }
+
+  /**
+   * One measured run of changes.
+   *
+   * @param cpuMillisPerChange server user+system CPU over the phase / its changes
+   * @param jitCpuMillisPerChange the part of {@code cpuMillisPerChange} spent by the JIT compiler
+   * @param loadToolCpuMillisPerChange the same for the load tool's own JVM (the simulated fleet)
+   * @param serializations Signalbox's {@code resourceSerializations} growth over the phase; -1 for the baselines
+   */
+  public record Phase(
+      String name,
+      List<ChangeResult> changes,
+      double cpuMillisPerChange,
+      double jitCpuMillisPerChange,
+      double loadToolCpuMillisPerChange,
+      long serializations) {
+
+    public Phase {
+      changes = List.copyOf(changes);
+    }
+
+    /** Every client's latency over every change, sorted. */
+    public double[] latencies() {
+      return changes.stream().flatMapToDouble(c -> Arrays.stream(c.latencyMillis())).sorted().toArray();
+    }
+
+    public double latencyPercentile(double p) {
+      double[] sorted = latencies();
+      if (sorted.length == 0) {
+        return Double.NaN;
+      }
+      int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+      return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
+    }
+
+    public double bytesPerChangePerClient() {
+      return changes.stream().flatMapToLong(c -> Arrays.stream(c.bytesPerClient())).average().orElse(Double.NaN);
+    }
+
+    public double responsesPerChangePerClient() {
+      return changes.stream().flatMapToLong(c -> Arrays.stream(c.responsesPerClient())).average().orElse(Double.NaN);
+    }
+
+    public long unconverged() {
+      return changes.stream().mapToLong(ChangeResult::unconverged).sum();
+    }
   }
 
   /**
@@ -51,30 +109,4 @@ public record RunResult(
       long[] responsesPerClient,
       long[] resourcesPerClient,
       long edsResponses) {}
-
-  /** Every client's latency over every change, sorted. */
-  public double[] latencies() {
-    return changes.stream().flatMapToDouble(c -> Arrays.stream(c.latencyMillis())).sorted().toArray();
-  }
-
-  public double latencyPercentile(double p) {
-    double[] sorted = latencies();
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
-  }
-
-  public double bytesPerChangePerClient() {
-    return changes.stream().flatMapToLong(c -> Arrays.stream(c.bytesPerClient())).average().orElse(Double.NaN);
-  }
-
-  public double responsesPerChangePerClient() {
-    return changes.stream().flatMapToLong(c -> Arrays.stream(c.responsesPerClient())).average().orElse(Double.NaN);
-  }
-
-  public long unconverged() {
-    return changes.stream().mapToLong(ChangeResult::unconverged).sum();
-  }
 }

@@ -78,7 +78,7 @@ final class ServerProcess implements AutoCloseable {
       if (ready.getAsBoolean()) {
         return;
       }
-      TimeUnit.MILLISECONDS.sleep(100);
+      TimeUnit.MILLISECONDS.sleep(20); // the start-up time is measured by this loop
     }
     throw new IllegalStateException(name + " not ready after " + timeout + "; see " + log + ":\n" + tail());
   }
@@ -217,7 +217,8 @@ final class ServerProcess implements AutoCloseable {
     }
     process.destroy();
     try {
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
+      // Generous: a JVM asked for a class-data-sharing archive writes it while it exits.
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {

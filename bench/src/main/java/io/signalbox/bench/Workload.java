@@ -82,8 +82,8 @@ public record Workload(int clusters, int endpoints) {
   }
 
   /**
-   * What {@link #endpointFile} reads as, built directly: the file source cannot read a file of
-   * 10,000 × 10 endpoints (see docs/benchmarks.md), and benchmarks need that state.
+   * What {@link #endpointFile} reads as, built directly: a whole read of a file of 10,000 × 10
+   * endpoints takes seconds (see docs/benchmarks.md), and benchmarks need that state at once.
    */
   public Map<String, List<EndpointSpec>> endpointSpecs(int appliedChanges) {
     int[][] weights = weights(appliedChanges);

@@ -12,12 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The load tool end to end at small scale, against the Signalbox jar the reactor packaged earlier:
  * correctness only (every client gets every change, and a change costs each client one EDS
- * response carrying one ClusterLoadAssignment), never speed.
+ * response carrying one ClusterLoadAssignment, in the cold phase as in the warm one), never speed.
  */
 class LoadToolSmokeIT {
 
   private static final int CLIENTS = 50;
-  private static final int CHANGES = 3;
+  /** One unmeasured change, one cold, none between, two warm. */
+  private static final ChangePlan PLAN = new ChangePlan(1, 1, 0, 2);
 
   @TempDir
   Path workDir;
@@ -35,8 +36,15 @@ class LoadToolSmokeIT {
   private static void assertConvergedOnOneAssignmentPerChange(RunResult result) {
     assertThat(result.notReady()).isZero();
     assertThat(result.errors()).isZero();
-    assertThat(result.changes()).hasSize(CHANGES);
-    for (RunResult.ChangeResult change : result.changes()) {
+    assertThat(result.startMillis()).isPositive();
+    assertThat(result.phases()).extracting(RunResult.Phase::name).containsExactly("cold", "warm");
+    assertPhase(result.phase("cold").orElseThrow(), PLAN.cold());
+    assertPhase(result.phase("warm").orElseThrow(), PLAN.warm());
+  }
+
+  private static void assertPhase(RunResult.Phase phase, int changes) {
+    assertThat(phase.changes()).hasSize(changes);
+    for (RunResult.ChangeResult change : phase.changes()) {
       assertThat(change.unconverged()).as("change %d", change.index()).isZero();
       assertThat(change.latencyMillis()).as("change %d", change.index()).hasSize(CLIENTS);
       assertThat(change.responsesPerClient()).as("change %d", change.index()).containsOnly(1L);
@@ -46,12 +54,13 @@ class LoadToolSmokeIT {
       assertThat(Arrays.stream(change.bytesPerClient()).distinct().count()).isOne();
       assertThat(change.bytesPerClient()[0]).isBetween(200L, 1024L);
     }
-    assertThat(result.serializations()).isEqualTo(CHANGES);
+    assertThat(phase.serializations()).isEqualTo(changes);
   }
 
   private Scenario scenario(Fleet.Mode mode) {
-    return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), CHANGES, 1, "memory", "100ms", "100ms",
-        List.of("-Xmx512m"), Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar")),
-        LoadTool.absoluteClasspath(), workDir, Duration.ofSeconds(30));
+    Path jar = Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar"));
+    return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), PLAN, "memory", "100ms", "100ms",
+        List.of("-Xmx512m"), jar, jar.resolveSibling("signalbox.jsa"), LoadTool.absoluteClasspath(), workDir,
+        Duration.ofSeconds(30));
   }
 }

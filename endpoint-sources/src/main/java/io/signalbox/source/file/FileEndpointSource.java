@@ -8,7 +8,6 @@ import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * Endpoints from a watched YAML file ({@link EndpointFile}). Publishes FRESH with the file's content
  * when it is valid; FAILED with every problem when it is not, and STALE when it is missing — both
  * keeping the last good endpoints, because a typo or an unlucky delete must never empty a cluster.
+ * A new version re-reads only the clusters whose text changed ({@link IncrementalEndpointFile}), and
+ * unchanged clusters keep their list instances.
  */
 public final class FileEndpointSource implements EndpointSource {
 
@@ -33,6 +34,7 @@ public final class FileEndpointSource implements EndpointSource {
   private final String id;
   private final WatchedFile.Timing timing;
   // Confined to the thread delivering WatchedFile events (the caller of start(), then the watcher).
+  private final IncrementalEndpointFile reader;
   private Map<String, List<EndpointSpec>> lastGood = Map.of();
   private boolean everGood;
   private long generation;
@@ -49,6 +51,7 @@ public final class FileEndpointSource implements EndpointSource {
     this.file = file.toAbsolutePath().normalize();
     this.id = "file:" + this.file;
     this.timing = timing;
+    this.reader = new IncrementalEndpointFile(this.file.toString());
   }
 
   @Override
@@ -91,7 +94,7 @@ public final class FileEndpointSource implements EndpointSource {
     SourceState state;
     if (event instanceof WatchedFile.Event.Content content) {
       Parsed<Map<String, List<EndpointSpec>>> parsed =
-          EndpointFile.parse(new String(content.bytes(), StandardCharsets.UTF_8), name);
+          reader.read(content.text());
       if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
         lastGood = ok.value();
         everGood = true;

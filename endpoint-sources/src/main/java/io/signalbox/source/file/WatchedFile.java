@@ -1,12 +1,14 @@
 package io.signalbox.source.file;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +40,13 @@ import org.slf4j.LoggerFactory;
  *       name never changes, so any event in the directory triggers a re-check of the resolved target,
  *       whose own directory is watched too.
  * </ul>
+ *
+ * <p>A file that was there and is now another one (a new inode, or the symlink resolves elsewhere)
+ * arrived complete: renames and symlink swaps are atomic, so it is read at once, without the quiet
+ * period, when nothing was read during the quiet period before it. A burst of replacements still
+ * coalesces (its first is read at once, the rest once the burst has held still), and so does a file
+ * whose own name was deleted since the last read (an editor that moves the old file away and writes
+ * a new one under the name is writing in place, just into a new inode).
  *
  * Inotify also misses things (overflow, network filesystems, a directory recreated), so a slow poll
  * compares the content hash as a fallback. Bursts coalesce: only the content that is stable at the
@@ -60,6 +70,11 @@ public final class WatchedFile implements AutoCloseable {
       @Override
       public byte[] bytes() {
         return bytes.clone();
+      }
+
+      /** The content as UTF-8 text, without the copy {@link #bytes()} makes (a file may be megabytes). */
+      public String text() {
+        return new String(bytes, StandardCharsets.UTF_8);
       }
 
       @Override
@@ -101,11 +116,21 @@ public final class WatchedFile implements AutoCloseable {
   /** What the file looked like at one moment; equal observations mean "nothing moved". */
   private record Observation(Path target, Object fileKey, long size, long modifiedNanos) {
     static final Observation MISSING = new Observation(null, null, -1, -1);
+
+    /**
+     * True when {@code next} is another file than this one, both present: what a rename over the
+     * name or a symlink swap leaves behind, never what a write into the same file does.
+     */
+    boolean replacedBy(Observation next) {
+      return this != MISSING && next != MISSING && fileKey != null
+          && (!fileKey.equals(next.fileKey) || !target.equals(next.target));
+    }
   }
 
   private final Path path;
   private final Consumer<Event> callback;
   private final Timing timing;
+  private final LongSupplier nanoTime;
   private final WatchService watcher;
   private final Thread thread;
   // Only the watcher thread touches the fields below once start() has returned.
@@ -113,12 +138,20 @@ public final class WatchedFile implements AutoCloseable {
   private byte[] deliveredHash;
   private boolean deliveredMissing;
   private Observation observed;
+  // When content was last read (delivered or found unchanged); a replacement arriving a quiet period
+  // after it is read at once.
+  private long lastReadNanos;
+  // The watched name itself was deleted (or events were lost) since the last read: whatever is there
+  // now was created under the name, possibly still being written.
+  private boolean recreated;
+  private volatile boolean readPending;
   private volatile boolean closed;
 
-  private WatchedFile(Path path, Consumer<Event> callback, Timing timing) throws IOException {
+  private WatchedFile(Path path, Consumer<Event> callback, Timing timing, LongSupplier nanoTime) throws IOException {
     this.path = path.toAbsolutePath().normalize();
     this.callback = callback;
     this.timing = timing;
+    this.nanoTime = nanoTime;
     this.watcher = FileSystems.getDefault().newWatchService();
     this.thread = new Thread(this::run, "watched-file:" + this.path.getFileName());
     this.thread.setDaemon(true);
@@ -131,7 +164,13 @@ public final class WatchedFile implements AutoCloseable {
    * @throws IOException when no watch service can be created (the process is out of inotify instances)
    */
   public static WatchedFile start(Path path, Timing timing, Consumer<Event> callback) throws IOException {
-    WatchedFile file = new WatchedFile(path, callback, timing);
+    return start(path, timing, System::nanoTime, callback);
+  }
+
+  /** As {@link #start(Path, Timing, Consumer)}, with the quiet period measured on {@code nanoTime}. */
+  static WatchedFile start(Path path, Timing timing, LongSupplier nanoTime, Consumer<Event> callback)
+      throws IOException {
+    WatchedFile file = new WatchedFile(path, callback, timing, nanoTime);
     // Register before the first read so a change between the read and the thread start is seen.
     file.registerDirectories();
     file.observed = file.observe();
@@ -144,6 +183,7 @@ public final class WatchedFile implements AutoCloseable {
     if (!delivered) {
       file.readAndDeliver(true);
     }
+    file.lastReadNanos = nanoTime.getAsLong() - timing.quietPeriod().toNanos();
     file.thread.start();
     return file;
   }
@@ -154,6 +194,11 @@ public final class WatchedFile implements AutoCloseable {
 
   public Path path() {
     return path;
+  }
+
+  /** True while a change has been seen and waits for its quiet period (for tests). */
+  boolean readPending() {
+    return readPending;
   }
 
   /** Stops watching; no callback starts after this returns (one already running may finish). */
@@ -178,15 +223,19 @@ public final class WatchedFile implements AutoCloseable {
     long quietNanos = timing.quietPeriod().toNanos();
     long pollNanos = timing.pollInterval().toNanos();
     long settleAt = 0; // when the pending change may be read; 0 = nothing pending
-    long nextPoll = System.nanoTime() + pollNanos;
+    long nextPoll = nanoTime.getAsLong() + pollNanos;
     try {
       while (!closed) {
-        long now = System.nanoTime();
+        readPending = settleAt != 0;
+        long now = nanoTime.getAsLong();
         long wakeAt = settleAt != 0 ? Math.min(settleAt, nextPoll) : nextPoll;
         WatchKey key = watcher.poll(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wakeAt - now)), TimeUnit.MILLISECONDS);
         boolean events = false;
         while (key != null) {
-          events |= !key.pollEvents().isEmpty();
+          for (WatchEvent<?> event : key.pollEvents()) {
+            events = true;
+            recreated |= deletesThisName(key, event);
+          }
           if (!key.reset()) {
             watchedDirs.remove(key);
           }
@@ -195,37 +244,54 @@ public final class WatchedFile implements AutoCloseable {
         if (closed) {
           return;
         }
-        now = System.nanoTime();
-        if (events || now >= nextPoll) {
+        now = nanoTime.getAsLong();
+        if (events || now - nextPoll >= 0) {
           Observation current = observe();
           boolean moved = !current.equals(observed);
-          if (now >= nextPoll) {
+          if (now - nextPoll >= 0) {
             nextPoll = now + pollNanos;
             registerDirectories(); // a directory may have been recreated, or a symlink retargeted
             // Same size and mtime can still hide new content (coarse mtime, copied timestamps).
             moved |= settleAt == 0 && contentDiffers();
           }
           if (moved) {
-            // Something moved: (re)start the quiet period; a burst keeps pushing it out.
+            boolean atOnce = !recreated && observed.replacedBy(current) && now - lastReadNanos >= quietNanos;
             observed = current;
-            settleAt = now + quietNanos;
             registerDirectories(); // a symlink may now point into another directory
+            if (atOnce && readAndDeliver(false)) {
+              settleAt = 0;
+              continue;
+            }
+            // Otherwise (re)start the quiet period; a burst keeps pushing it out.
+            settleAt = now + quietNanos;
             continue;
           }
         }
-        if (settleAt != 0 && now >= settleAt) {
+        if (settleAt != 0 && now - settleAt >= 0) {
           Observation current = observe();
           if (current.equals(observed) && readAndDeliver(false)) {
             settleAt = 0;
           } else {
             observed = observe();
-            settleAt = System.nanoTime() + quietNanos;
+            settleAt = nanoTime.getAsLong() + quietNanos;
           }
         }
       }
     } catch (ClosedWatchServiceException | InterruptedException e) {
       // close() was called.
+    } finally {
+      readPending = false;
     }
+  }
+
+  /** A deletion of the watched name itself, or lost events (which may have hidden one). */
+  private boolean deletesThisName(WatchKey key, WatchEvent<?> event) {
+    if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+      return true;
+    }
+    Path dir = watchedDirs.get(key);
+    return event.kind() == StandardWatchEventKinds.ENTRY_DELETE && dir != null
+        && event.context() instanceof Path name && dir.resolve(name).equals(path);
   }
 
   /**
@@ -251,6 +317,8 @@ public final class WatchedFile implements AutoCloseable {
         return false;
       }
     }
+    lastReadNanos = nanoTime.getAsLong();
+    recreated = false;
     if (bytes == null || after == Observation.MISSING) {
       if (!deliveredMissing) {
         deliveredMissing = true;

@@ -108,6 +108,18 @@ class FileEndpointSourceTest {
   }
 
   @Test
+  void publishesAFileReplacedByRenameWithoutWaitingForTheQuietPeriod() throws IOException {
+    // No test waits an hour: only a read that skips the quiet period can publish this in time.
+    Path file = start(yaml(8080), new WatchedFile.Timing(Duration.ofHours(1), Duration.ofHours(1)));
+
+    replaceByRename(file, yaml(8080, 8081));
+
+    eventually().until(() -> last().endpoints().equals(endpoints(file, 8080, 8081)));
+    assertThat(last().health()).isEqualTo(SourceHealth.FRESH);
+    assertThat(states).hasSize(2);
+  }
+
+  @Test
   void keepsLastGoodEndpointsWhenTheFileBecomesInvalid() throws IOException {
     Path file = start(yaml(8080), FAST);
 

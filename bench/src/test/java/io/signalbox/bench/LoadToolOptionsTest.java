@@ -1,0 +1,61 @@
+package io.signalbox.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The load tool refuses options it cannot run before it starts any server. */
+class LoadToolOptionsTest {
+
+  @TempDir Path dir;
+
+  private record Outcome(int exitCode, String err) {}
+
+  private Outcome load(String... args) {
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(new LoadTool()).setErr(new PrintWriter(err, true)).execute(args);
+    return new Outcome(code, err.toString().strip());
+  }
+
+  @Test
+  void refusesZeroRounds() {
+    assertThat(load("--rounds", "0")).isEqualTo(new Outcome(2, "--rounds must be at least 1, was 0"));
+  }
+
+  @Test
+  void refusesAnUnknownTarget() {
+    assertThat(load("--target", "signalbox,envoy")).isEqualTo(new Outcome(2,
+        "unknown target 'envoy' (expected signalbox, signalbox-cds, careful, plain, both or all)"));
+  }
+
+  @Test
+  void refusesANegativeChangeCount() {
+    assertThat(load("--cold-changes", "-1")).isEqualTo(new Outcome(2,
+        "change counts must not be negative: cold-after 0, cold -1, warm-up 10, warm 20"));
+  }
+
+  @Test
+  void refusesMoreChangesThanTheWorkloadHasFreshWeightsFor() {
+    assertThat(load("--warmup-changes", "8990", "--changes", "11")).isEqualTo(new Outcome(2,
+        "at most 9000 changes in all, was cold-after 0, cold 0, warm-up 8990, warm 11"));
+  }
+
+  @Test
+  void refusesTheCdsTargetWithoutAnArchiveBeforeRunningAnyTarget() throws Exception {
+    Path jar = Files.createFile(dir.resolve("signalbox.jar"));
+    Path archive = dir.resolve("signalbox.jsa");
+
+    Outcome outcome = load("--target", "signalbox,signalbox-cds", "--signalbox-jar", jar.toString(),
+        "--cds-archive", archive.toString(), "--work-dir", dir.resolve("work").toString());
+
+    assertThat(outcome).isEqualTo(new Outcome(1, "no class-data-sharing archive at " + archive
+        + " (build it: mvn -B -DskipTests package -Pcds; see docs/benchmarks.md, \"Class data sharing\")"));
+    assertThat(dir.resolve("work")).doesNotExist();
+  }
+}
