@@ -14,6 +14,8 @@ final class ChangeTracker {
   final String address;
   final int port;
   final int weight;
+  /** When the change was written (System.nanoTime), set by whoever writes it. */
+  volatile long startedAt;
   private final AtomicLongArray seenAtNanos;
   private final CountDownLatch pending;
 

@@ -32,6 +32,11 @@ final class Fleet implements AutoCloseable {
   });
 
   Fleet(int size, Mode mode, Workload workload, int xdsPort) {
+    this(size, mode, workload, new int[] {xdsPort});
+  }
+
+  /** Client {@code i} connects to {@code xdsPorts[i % xdsPorts.length]}: a fleet spread over replicas. */
+  Fleet(int size, Mode mode, Workload workload, int[] xdsPorts) {
     this.ready = new CountDownLatch(size);
     Map<String, Integer> index = workload.clusterIndex();
     List<String> clusterNames = new ArrayList<>(workload.clusters());
@@ -42,7 +47,7 @@ final class Fleet implements AutoCloseable {
         List.of(Workload.LISTENER), List.of(Workload.ROUTE_CONFIG), List.copyOf(clusterNames));
     for (int i = 0; i < size; i++) {
       ClientState state = new ClientState(i, workload, index, expected, ready);
-      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", xdsPort)
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", xdsPorts[i % xdsPorts.length])
           .usePlaintext()
           .directExecutor()
           .maxInboundMessageSize(64 * 1024 * 1024)
