@@ -83,9 +83,35 @@ public final class SignalboxServer implements AutoCloseable {
   public record StoreTarget(String url, Path dataDir, String user, String password) {}
 
   public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock) {
+    return start(configFile, config, storeTarget, clock, List.of());
+  }
+
+  /** The endpoint files were invalid at startup and nothing is stored to serve meanwhile. */
+  public static final class NothingStoredToServe extends RuntimeException {
+    NothingStoredToServe() {
+      super("the endpoint files are invalid and the store holds no epoch to serve meanwhile");
+    }
+  }
+
+  /**
+   * @param sourceProblems what is wrong with the endpoint files as they are now: with a stored
+   *     epoch the server starts and serves it (the file source reports them and keeps the epoch
+   *     until the file is valid); with none it throws {@link NothingStoredToServe} and leaves
+   *     nothing running
+   */
+  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock,
+      List<io.signalbox.validation.Violation> sourceProblems) {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
+    if (!sourceProblems.isEmpty()) {
+      if (restored == null) {
+        store.close();
+        throw new NothingStoredToServe();
+      }
+      log.warn("starting with invalid endpoint files ({} problem(s), the first: {}); serving stored epoch {} until "
+          + "they are valid", sourceProblems.size(), sourceProblems.get(0), restored.epoch());
+    }
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
     AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters,
         EdgeSettings.from(config.xds()), refusal -> store.audit(new AuditEntry(refusal.at(),

@@ -73,8 +73,21 @@ public final class ConfigCheck {
 
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
+    return check(config, true);
+  }
+
+  /**
+   * Checks a parsed config as if its endpoint files were empty: what is wrong with the config
+   * itself, whatever the files hold (a source's problem, unlike the config's, does not stop a
+   * server that has a stored epoch to serve).
+   */
+  public static Result withoutEndpointFiles(SignalboxConfig config) {
+    return check(config, false);
+  }
+
+  private static Result check(SignalboxConfig config, boolean readEndpointFiles) {
     List<Violation> errors = new ArrayList<>(serverSettings(config));
-    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
+    Map<String, List<EndpointSpec>> endpoints = readEndpointFiles ? endpointFiles(config, errors) : Map.of();
     int count = endpoints.values().stream().mapToInt(List::size).sum();
     if (!errors.isEmpty()) {
       return new Result(config, errors, List.of(), count);

@@ -47,16 +47,28 @@ public final class ServeCommand implements Callable<Integer> {
       return invalid(err, file, invalid.violations());
     }
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) parsed).value();
-    List<Violation> startupProblems = validateAtStartup(cfg);
-    if (!startupProblems.isEmpty()) {
-      return invalid(err, file, startupProblems);
+    List<Violation> configProblems = ConfigCheck.withoutEndpointFiles(cfg).errors();
+    List<Violation> sourceProblems = validateAtStartup(cfg);
+    if (!configProblems.isEmpty()) {
+      // Every problem at once: those of the files with them, then any the files' problems hid.
+      java.util.LinkedHashSet<Violation> all = new java.util.LinkedHashSet<>(sourceProblems);
+      all.addAll(configProblems);
+      return invalid(err, file, List.copyOf(all));
     }
+    // The endpoint files are a source: invalid at a restart (a half-written edit when the process
+    // died), they must not keep the stored epoch from being served (fail static). With nothing
+    // stored there is nothing to serve, and the server refuses to start on them as before.
     SignalboxServer.StoreTarget target = new SignalboxServer.StoreTarget(
         first(databaseUrl, System.getenv("SIGNALBOX_DATABASE_URL"), cfg.store().url()),
         cfg.store().dataDir(),
         first(databaseUser, System.getenv("SIGNALBOX_DATABASE_USER"), cfg.store().user()),
         first(databasePassword, System.getenv("SIGNALBOX_DATABASE_PASSWORD"), cfg.store().password()));
-    SignalboxServer server = SignalboxServer.start(file, cfg, target, Clock.systemUTC());
+    SignalboxServer server;
+    try {
+      server = SignalboxServer.start(file, cfg, target, Clock.systemUTC(), sourceProblems);
+    } catch (SignalboxServer.NothingStoredToServe e) {
+      return invalid(err, file, sourceProblems);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

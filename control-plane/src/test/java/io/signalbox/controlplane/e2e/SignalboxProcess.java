@@ -54,6 +54,12 @@ final class SignalboxProcess implements AutoCloseable {
     }
   }
 
+  /** Waits for the JVM to exit by itself; its exit code, or empty if it is still running then. */
+  java.util.OptionalInt awaitExit(java.time.Duration timeout) throws InterruptedException {
+    return jvm.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        ? java.util.OptionalInt.of(jvm.exitValue()) : java.util.OptionalInt.empty();
+  }
+
   long pid() {
     return jvm.pid();
   }
