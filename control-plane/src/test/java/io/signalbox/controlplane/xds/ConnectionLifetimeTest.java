@@ -89,23 +89,30 @@ class ConnectionLifetimeTest {
       OutputStream out = socket.getOutputStream();
       out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.write(frame(SETTINGS, 0, new byte[0]));
-      for (long i = 0; i < 10; i++) {
-        out.write(frame(PING, 0, ByteBuffer.allocate(8).putLong(i).array()));
-      }
       out.flush();
 
+      // One ping at a time, each answered before the next: the server closes right after its
+      // GOAWAY, and pings it never read would turn that close into a reset (and a write into a
+      // broken pipe) before the GOAWAY is read.
       DataInputStream in = new DataInputStream(socket.getInputStream());
       byte[] goAway = null;
-      while (goAway == null) {
-        int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
-        int type = in.readUnsignedByte();
-        in.readUnsignedByte();
-        in.readInt();
-        byte[] payload = in.readNBytes(length);
-        if (type == GOAWAY) {
-          goAway = payload;
+      for (long i = 0; i < 10 && goAway == null; i++) {
+        out.write(frame(PING, 0, ByteBuffer.allocate(8).putLong(i).array()));
+        out.flush();
+        boolean answered = false;
+        while (!answered && goAway == null) {
+          int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
+          int type = in.readUnsignedByte();
+          int flags = in.readUnsignedByte();
+          in.readInt();
+          byte[] payload = in.readNBytes(length);
+          if (type == GOAWAY) {
+            goAway = payload;
+          }
+          answered = type == PING && (flags & 1) != 0;
         }
       }
+      assertThat(goAway).as("GOAWAY within 10 early pings").isNotNull();
       ByteBuffer frame = ByteBuffer.wrap(goAway);
       frame.getInt();
       assertThat(frame.getInt()).isEqualTo(ENHANCE_YOUR_CALM);
