@@ -71,23 +71,21 @@ public final class ConfigCheck {
     return new Result(null, parsed.violations(), List.of(), 0);
   }
 
+  /**
+   * What keeps the endpoint files from being read at all, as they are now: missing, unreadable, not
+   * parseable (a half-written edit). A source's problem: unlike the config's, it does not stop a
+   * server that has a stored epoch to serve.
+   */
+  public static List<Violation> endpointFileProblems(SignalboxConfig config) {
+    List<Violation> problems = new ArrayList<>();
+    endpointFiles(config, problems);
+    return List.copyOf(problems);
+  }
+
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
-    return check(config, true);
-  }
-
-  /**
-   * Checks a parsed config as if its endpoint files were empty: what is wrong with the config
-   * itself, whatever the files hold (a source's problem, unlike the config's, does not stop a
-   * server that has a stored epoch to serve).
-   */
-  public static Result withoutEndpointFiles(SignalboxConfig config) {
-    return check(config, false);
-  }
-
-  private static Result check(SignalboxConfig config, boolean readEndpointFiles) {
     List<Violation> errors = new ArrayList<>(serverSettings(config));
-    Map<String, List<EndpointSpec>> endpoints = readEndpointFiles ? endpointFiles(config, errors) : Map.of();
+    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
     int count = endpoints.values().stream().mapToInt(List::size).sum();
     if (!errors.isEmpty()) {
       return new Result(config, errors, List.of(), count);

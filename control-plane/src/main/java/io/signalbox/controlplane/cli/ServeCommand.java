@@ -47,17 +47,14 @@ public final class ServeCommand implements Callable<Integer> {
       return invalid(err, file, invalid.violations());
     }
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) parsed).value();
-    List<Violation> configProblems = ConfigCheck.withoutEndpointFiles(cfg).errors();
-    List<Violation> sourceProblems = validateAtStartup(cfg);
-    if (!configProblems.isEmpty()) {
-      // Every problem at once: those of the files with them, then any the files' problems hid.
-      java.util.LinkedHashSet<Violation> all = new java.util.LinkedHashSet<>(sourceProblems);
-      all.addAll(configProblems);
-      return invalid(err, file, List.copyOf(all));
+    List<Violation> problems = validateAtStartup(cfg);
+    // The endpoint files are a source: unreadable at a restart (an edit half-written when the
+    // process died), they must not keep the stored epoch from being served (fail static). Anything
+    // else wrong, or nothing stored to serve, and the server refuses to start as before.
+    List<Violation> sourceProblems = problems.isEmpty() ? List.of() : ConfigCheck.endpointFileProblems(cfg);
+    if (!problems.isEmpty() && (sourceProblems.isEmpty() || !sourceProblems.containsAll(problems))) {
+      return invalid(err, file, problems);
     }
-    // The endpoint files are a source: invalid at a restart (a half-written edit when the process
-    // died), they must not keep the stored epoch from being served (fail static). With nothing
-    // stored there is nothing to serve, and the server refuses to start on them as before.
     SignalboxServer.StoreTarget target = new SignalboxServer.StoreTarget(
         first(databaseUrl, System.getenv("SIGNALBOX_DATABASE_URL"), cfg.store().url()),
         cfg.store().dataDir(),
