@@ -72,6 +72,8 @@ public final class Reconciler implements AutoCloseable {
   // epochs the leader committed. The election and the follower loop hand their news over in these
   // slots; the writer thread acts on them, so one thread publishes to the xDS server.
   private volatile boolean leading = true;
+  // Among replicas every append is fenced: never decided by whether a lease happens to be held.
+  private volatile boolean replicated;
   private volatile Fence fence;
   private volatile Fence takeOver;
   private volatile Committed committed;
@@ -147,6 +149,7 @@ public final class Reconciler implements AutoCloseable {
    */
   public void replicated(Runnable onLeaseLost) {
     leading = false;
+    replicated = true;
     leaseLost = onLeaseLost;
   }
 
@@ -374,6 +377,12 @@ public final class Reconciler implements AutoCloseable {
     Snapshot snapshot;
     try {
       Fence f = fence;
+      if (f == null && replicated) {
+        // Deposed while this build ran (the election thread cleared the lease): append nothing.
+        // An unfenced append here would be a paused leader's write after its lease (invariant 4).
+        log.info("{}: no longer leading; the epoch built is not appended", cause);
+        return;
+      }
       if (f == null) {
         snapshot = store.append(candidate.sealer(clock));
       } else {
