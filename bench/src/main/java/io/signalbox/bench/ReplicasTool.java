@@ -1,9 +1,9 @@
 package io.signalbox.bench;
 
+import static io.signalbox.bench.RunResult.percentile;
+
 import io.signalbox.store.EmbeddedDatabase;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,12 +76,12 @@ final class ReplicasTool implements Callable<Integer> {
     int[] xds = new int[replicas];
     int[] admin = new int[replicas];
     List<ServerProcess> servers = new ArrayList<>();
-    try (EmbeddedDatabase postgres = EmbeddedDatabase.start(dir.resolve("postgres"), freePort())) {
+    try (EmbeddedDatabase postgres = EmbeddedDatabase.start(dir.resolve("postgres"), LoadRun.freePort())) {
       try {
         long spawned = System.nanoTime();
         for (int r = 0; r < replicas; r++) {
-          xds[r] = freePort();
-          admin[r] = freePort();
+          xds[r] = LoadRun.freePort();
+          admin[r] = LoadRun.freePort();
           String id = "r" + (r + 1);
           Files.writeString(dir.resolve(id + ".yaml"), workload.config(xds[r], admin[r], postgres.jdbcUrl(), "100ms")
               .replace("store: { url: " + postgres.jdbcUrl() + ", dataDir: ./data }",
@@ -195,21 +195,5 @@ final class ReplicasTool implements Callable<Integer> {
 
   private int clientsOf(int replica) {
     return clients / replicas + (replica < clients % replicas ? 1 : 0);
-  }
-
-  static double percentile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port", e);
-    }
   }
 }

@@ -52,6 +52,15 @@ public record RunResult(
    * @param loadToolCpuMillisPerChange the same for the load tool's own JVM (the simulated fleet)
    * @param serializations Signalbox's {@code resourceSerializations} growth over the phase; -1 for the baselines
    */
+  /** The {@code p}th percentile (nearest rank) of {@code sorted}; NaN when it is empty. */
+  static double percentile(double[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
+  }
+
   public record Phase(
       String name,
       List<ChangeResult> changes,
@@ -70,12 +79,7 @@ public record RunResult(
     }
 
     public double latencyPercentile(double p) {
-      double[] sorted = latencies();
-      if (sorted.length == 0) {
-        return Double.NaN;
-      }
-      int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
+      return percentile(latencies(), p);
     }
 
     public double bytesPerChangePerClient() {
