@@ -3,12 +3,14 @@ package io.signalbox.store;
 import static io.signalbox.store.DatabaseCall.call;
 import static io.signalbox.store.UtcTimestamps.instantOrNull;
 import static io.signalbox.store.UtcTimestamps.utc;
-import static io.signalbox.store.UtcTimestamps.utcOrNull;
 import static io.signalbox.store.jooq.Tables.CLIENT_STATUS;
 import static io.signalbox.store.jooq.Tables.NACK_EVENTS;
 
 import io.signalbox.store.jooq.tables.records.ClientStatusRecord;
 import io.signalbox.store.jooq.tables.records.NackEventsRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
-import org.jooq.InsertSetMoreStep;
 import org.jooq.impl.DSL;
 
 /**
@@ -42,69 +42,120 @@ final class PostgresClientStatuses implements ClientStatusStore {
     records.forEach(r -> byKey.put(r.key(), r));
     List<ClientRecord> rows = new ArrayList<>(byKey.values());
     call("save client statuses", () -> db.transactionResult(tx -> {
-      DSLContext t = tx.dsl();
-      // Multi-row upserts, chunked to stay far below the JDBC driver's 32767 bind values.
-      for (int from = 0; from < rows.size(); from += UPSERT_ROWS) {
-        upsert(t, rows.subList(from, Math.min(rows.size(), from + UPSERT_ROWS)));
-      }
+      tx.dsl().connection(c -> upsert(c, rows));
       return null;
     }));
   }
 
-  private static final int UPSERT_ROWS = 500;
-
-  private static void upsert(DSLContext t, List<ClientRecord> rows) {
-    InsertSetMoreStep<ClientStatusRecord> insert = t.insertInto(CLIENT_STATUS).set(toRow(rows.get(0)));
-    for (ClientRecord r : rows.subList(1, rows.size())) {
-      insert = insert.newRecord().set(toRow(r));
+  /**
+   * Every row in one statement whatever their number: one array per column, {@code unnest}ed into
+   * rows. The recorder writes a row per client and type after every change (a thousand clients, a
+   * thousand rows); built as a multi-row {@code VALUES} with a bind value per cell, rendering that
+   * statement was most of the server's CPU per change (docs/benchmarks.md, issue 17). Times travel
+   * as microseconds since the epoch, PostgreSQL's own precision.
+   */
+  private static void upsert(Connection c, List<ClientRecord> rows) throws SQLException {
+    int n = rows.size();
+    String[] replica = new String[n];
+    String[] nodeId = new String[n];
+    Long[] streamId = new Long[n];
+    String[] typeUrl = new String[n];
+    String[] nodeCluster = new String[n];
+    String[] zone = new String[n];
+    String[] userAgent = new String[n];
+    String[] sentVersion = new String[n];
+    Long[] sentEpoch = new Long[n];
+    Long[] sentAt = new Long[n];
+    String[] ackedVersion = new String[n];
+    Long[] ackedEpoch = new Long[n];
+    Long[] ackedAt = new Long[n];
+    Long[] syncedEpoch = new Long[n];
+    String[] refusing = new String[n];
+    Long[] nackEpoch = new Long[n];
+    String[] nackMessage = new String[n];
+    Long[] nackAt = new Long[n];
+    Long[] nacks = new Long[n];
+    Long[] lastSeenAt = new Long[n];
+    Boolean[] connected = new Boolean[n];
+    for (int i = 0; i < n; i++) {
+      ClientRecord r = rows.get(i);
+      ClientRecord.Position p = r.position();
+      ClientRecord.LastNack nack = r.lastNack();
+      replica[i] = r.key().replicaId();
+      nodeId[i] = r.key().nodeId();
+      streamId[i] = r.key().streamId();
+      typeUrl[i] = r.key().typeUrl();
+      nodeCluster[i] = r.nodeCluster();
+      zone[i] = r.zone();
+      userAgent[i] = r.userAgent();
+      sentVersion[i] = p.sentVersion();
+      sentEpoch[i] = p.sentEpoch();
+      sentAt[i] = micros(p.sentAt());
+      ackedVersion[i] = p.ackedVersion();
+      ackedEpoch[i] = p.ackedEpoch();
+      ackedAt[i] = micros(p.ackedAt());
+      syncedEpoch[i] = p.syncedEpoch();
+      refusing[i] = encode(p.refusing());
+      nackEpoch[i] = nack == null ? null : nack.epoch();
+      nackMessage[i] = nack == null ? null : nack.message();
+      nackAt[i] = nack == null ? null : micros(nack.at());
+      nacks[i] = r.nackCount();
+      lastSeenAt[i] = micros(r.lastSeenAt());
+      connected[i] = r.connected();
     }
-    insert.onConflict(CLIENT_STATUS.getPrimaryKey().getFields())
-        .doUpdate()
-        .set(EXCLUDED_VALUES)
-        .execute();
+    try (PreparedStatement s = c.prepareStatement(UPSERT)) {
+      Object[][] columns = {replica, nodeId, streamId, typeUrl, nodeCluster, zone, userAgent, sentVersion, sentEpoch,
+          sentAt, ackedVersion, ackedEpoch, ackedAt, syncedEpoch, refusing, nackEpoch, nackMessage, nackAt, nacks,
+          lastSeenAt, connected};
+      for (int i = 0; i < columns.length; i++) {
+        s.setArray(i + 1, c.createArrayOf(UPSERT_COLUMNS[i][1], columns[i]));
+      }
+      s.executeUpdate();
+    }
   }
 
-  /** Every column but the key, set to the value the upsert tried to insert. */
-  private static final Map<Field<?>, Field<?>> EXCLUDED_VALUES = excludedValues();
+  /** Column and array element type, in the order of the arrays {@link #upsert} binds. */
+  private static final String[][] UPSERT_COLUMNS = {
+      {"replica", "varchar"}, {"node_id", "varchar"}, {"stream_id", "int8"}, {"type_url", "varchar"},
+      {"node_cluster", "varchar"}, {"zone", "varchar"}, {"user_agent", "varchar"}, {"sent_version", "varchar"},
+      {"sent_epoch", "int8"}, {"sent_at", "int8"}, {"acked_version", "varchar"}, {"acked_epoch", "int8"},
+      {"acked_at", "int8"}, {"synced_epoch", "int8"}, {"refusing", "varchar"}, {"nack_epoch", "int8"},
+      {"nack_message", "varchar"}, {"nack_at", "int8"}, {"nacks", "int8"}, {"last_seen_at", "int8"},
+      {"connected", "bool"}};
 
-  private static Map<Field<?>, Field<?>> excludedValues() {
-    Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
-    for (Field<?> f : CLIENT_STATUS.fields()) {
-      if (!CLIENT_STATUS.getPrimaryKey().getFields().contains(f)) {
-        values.put(f, DSL.excluded(f));
+  private static final java.util.Set<String> KEY = java.util.Set.of("replica", "node_id", "stream_id", "type_url");
+  private static final java.util.Set<String> TIMES = java.util.Set.of("sent_at", "acked_at", "nack_at", "last_seen_at");
+
+  private static final String UPSERT = upsertSql();
+
+  private static String upsertSql() {
+    List<String> table = Arrays.stream(CLIENT_STATUS.fields()).map(f -> f.getName()).sorted().toList();
+    List<String> bound = Arrays.stream(UPSERT_COLUMNS).map(c -> c[0]).sorted().toList();
+    if (!table.equals(bound)) {
+      // A migration added or renamed a column: upsert must bind it, or an upsert would keep a stale value.
+      throw new IllegalStateException("client_status has columns " + table + ", the upsert binds " + bound);
+    }
+    StringBuilder columns = new StringBuilder();
+    StringBuilder values = new StringBuilder();
+    StringBuilder arrays = new StringBuilder();
+    StringBuilder updates = new StringBuilder();
+    for (String[] column : UPSERT_COLUMNS) {
+      String name = column[0];
+      String sep = columns.length() == 0 ? "" : ", ";
+      columns.append(sep).append(name);
+      values.append(sep).append(TIMES.contains(name)
+          ? "timestamptz 'epoch' + u." + name + " * interval '1 microsecond'" : "u." + name);
+      arrays.append(sep).append("?::").append(column[1]).append("[]");
+      if (!KEY.contains(name)) {
+        updates.append(updates.length() == 0 ? "" : ", ").append(name).append(" = excluded.").append(name);
       }
     }
-    return values;
+    return "INSERT INTO client_status (" + columns + ") SELECT " + values + " FROM unnest(" + arrays + ") AS u("
+        + columns + ") ON CONFLICT (replica, node_id, stream_id, type_url) DO UPDATE SET " + updates;
   }
 
-  private static ClientStatusRecord toRow(ClientRecord r) {
-    ClientRecord.Position p = r.position();
-    ClientRecord.LastNack n = r.lastNack();
-    ClientStatusRecord row = new ClientStatusRecord();
-    row.setReplica(r.key().replicaId());
-    row.setNodeId(r.key().nodeId());
-    row.setStreamId(r.key().streamId());
-    row.setTypeUrl(r.key().typeUrl());
-    row.setNodeCluster(r.nodeCluster());
-    row.setZone(r.zone());
-    row.setUserAgent(r.userAgent());
-    row.setSentVersion(p.sentVersion());
-    row.setSentEpoch(p.sentEpoch());
-    row.setSentAt(utcOrNull(p.sentAt()));
-    row.setAckedVersion(p.ackedVersion());
-    row.setAckedEpoch(p.ackedEpoch());
-    row.setAckedAt(utcOrNull(p.ackedAt()));
-    row.setSyncedEpoch(p.syncedEpoch());
-    row.setRefusing(encode(p.refusing()));
-    row.setNackEpoch(n == null ? null : n.epoch());
-    row.setNackMessage(n == null ? null : n.message());
-    row.setNackAt(n == null ? null : utc(n.at()));
-    row.setNacks(r.nackCount());
-    row.setLastSeenAt(utc(r.lastSeenAt()));
-    row.setConnected(r.connected());
-    // Every column is written, NULLs included, so an upsert replaces the whole row.
-    row.changed(true);
-    return row;
+  private static Long micros(java.time.Instant at) {
+    return at == null ? null : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000);
   }
 
   @Override

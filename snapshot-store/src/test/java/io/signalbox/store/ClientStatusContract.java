@@ -66,6 +66,17 @@ abstract class ClientStatusContract {
   }
 
   @Test
+  void keepsTimesToTheMicrosecond() {
+    // PostgreSQL's precision; the store sends times as microseconds since the epoch.
+    Instant seen = T0.plusNanos(123_456_000);
+    ClientRecord row = nacked(key("host-a/1", "envoy-1", 7, CDS), seen);
+
+    store.clients().save(List.of(row));
+
+    assertThat(store.clients().all()).containsExactly(row);
+  }
+
+  @Test
   void replacesARowByItsKeyAndTheLaterOfTwoInOneBatchWins() {
     ClientRecord.Key k = key("host-a/1", "envoy-1", 7, CDS);
     store.clients().save(List.of(nacked(k, T0)));
