@@ -15,21 +15,21 @@ final class ClientRows {
 
   private ClientRows() {}
 
-  /** One row per (stream, type) of {@code clients}, connected and seen at {@code now}. */
-  static List<ClientRecord> of(String replicaId, List<ClientStatus> clients, Instant now) {
-    List<ClientRecord> rows = new ArrayList<>();
-    for (ClientStatus c : clients) {
-      for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
-        TypeStatus t = e.getValue();
-        NackStatus nack = t.nack();
-        rows.add(new ClientRecord(
-            new ClientRecord.Key(replicaId, c.nodeId(), c.streamId(), e.getKey()),
-            c.nodeCluster(), c.zone(), c.userAgent(),
-            new ClientRecord.Position(t.sentVersion(), t.sentEpoch(), t.sentAt(), t.ackedVersion(), t.ackedEpoch(),
-                t.ackedAt(), t.syncedEpoch()),
-            nack == null ? null : new ClientRecord.LastNack(nack.epoch(), nack.message(), nack.at()),
-            t.nacks(), now, true));
-      }
+  /** One row per type of {@code c}, connected and seen at {@code now}. */
+  static List<ClientRecord> of(String replicaId, ClientStatus c, Instant now) {
+    List<ClientRecord> rows = new ArrayList<>(c.types().size());
+    for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
+      TypeStatus t = e.getValue();
+      NackStatus nack = t.nack();
+      rows.add(new ClientRecord(
+          new ClientRecord.Key(replicaId, c.nodeId(), c.streamId(), e.getKey()),
+          c.nodeCluster(), c.zone(), c.userAgent(),
+          // The standing NACKs too: the leader reads other replicas' clients from these rows, and
+          // rolls back what they refuse as it does for its own.
+          new ClientRecord.Position(t.sentVersion(), t.sentEpoch(), t.sentAt(), t.ackedVersion(), t.ackedEpoch(),
+              t.ackedAt(), t.syncedEpoch(), t.refusing()),
+          nack == null ? null : new ClientRecord.LastNack(nack.epoch(), nack.message(), nack.at()),
+          t.nacks(), now, true));
     }
     return rows;
   }

@@ -123,9 +123,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
       log.debug("Could not read xDS clients", e);
       return;
     }
-    List<ClientRecord> current = ClientRows.of(settings.replicaId(), clients, now);
-    List<ClientRecord> changed = changedRows(current, now);
-    List<NackEvent> nacks = newNacks(clients);
+    Look look = look(clients, now);
     try {
       if (!previousDisconnected) {
         int marked = store.clients().disconnectAllBut(otherReplicas.get());
@@ -134,18 +132,21 @@ public final class ClientStatusRecorder implements AutoCloseable {
           log.info("Marked {} client status rows of a previous process disconnected", marked);
         }
       }
-      for (NackEvent e : nacks) {
+      for (NackEvent e : look.nacks()) {
         store.clients().recordNack(e);
         // Noted one by one: a failure after some events keeps those from being written twice.
         nackRecorded.put(e.client(), e.at());
       }
-      if (!changed.isEmpty()) {
-        store.clients().save(changed);
-        remember(changed);
+      if (!look.changed().isEmpty()) {
+        store.clients().save(look.changed());
+        remember(look.changed());
       }
+      // Only now that the store holds them: a failed tick looks at those clients again.
+      seen = look.seen();
       if (failing) {
         failing = false;
-        log.info("Client status persisted again ({} rows, {} NACK events written)", changed.size(), nacks.size());
+        log.info("Client status persisted again ({} rows, {} NACK events written)", look.changed().size(),
+            look.nacks().size());
       }
     } catch (StoreUnavailableException e) {
       if (!failing) {
@@ -162,37 +163,66 @@ public final class ClientStatusRecorder implements AutoCloseable {
     }
   }
 
-  private List<ClientRecord> changedRows(List<ClientRecord> current, Instant now) {
+  /**
+   * A stream's status as last written, and the oldest {@code lastSeenAt} of its rows then: while
+   * the xDS server answers with the same status instance and no row is due for a refresh, nothing
+   * of that stream can have changed, and it costs an identity check, not four rows built and compared.
+   */
+  private record Seen(ClientStatus status, Instant oldestRow) {}
+
+  /** What one tick writes, and the streams as they will have been written. */
+  private record Look(List<ClientRecord> changed, List<NackEvent> nacks, Map<Long, Seen> seen) {}
+
+  /** Streams by id, as of the last successful tick. */
+  private Map<Long, Seen> seen = Map.of();
+
+  private Look look(List<ClientStatus> clients, Instant now) {
     List<ClientRecord> changed = new ArrayList<>();
-    Map<ClientRecord.Key, ClientRecord> open = new HashMap<>();
-    for (ClientRecord row : current) {
-      open.put(row.key(), row);
-      ClientRecord before = written.get(row.key());
-      if (before == null || !ClientRows.sameButSeen(before, row)
-          || Duration.between(before.lastSeenAt(), now).compareTo(settings.refresh()) >= 0) {
-        changed.add(row);
+    List<NackEvent> nacks = new ArrayList<>();
+    Map<Long, Seen> next = new HashMap<>(clients.size() * 2);
+    Map<Long, ClientStatus> open = new HashMap<>(clients.size() * 2);
+    for (ClientStatus c : clients) {
+      open.put(c.streamId(), c);
+      Seen before = seen.get(c.streamId());
+      if (before != null && before.status() == c
+          && Duration.between(before.oldestRow(), now).compareTo(settings.refresh()) < 0) {
+        next.put(c.streamId(), before);
+        continue;
       }
+      Instant oldest = now;
+      for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
+        ClientRecord was = written.get(row.key());
+        if (was == null || !ClientRows.sameButSeen(was, row)
+            || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0) {
+          changed.add(row);
+        } else if (was.lastSeenAt().isBefore(oldest)) {
+          oldest = was.lastSeenAt();
+        }
+      }
+      next.put(c.streamId(), new Seen(c, oldest));
+      newNacks(c, nacks);
     }
     for (ClientRecord before : written.values()) {
-      if (!open.containsKey(before.key())) {
+      ClientStatus stream = open.get(before.key().streamId());
+      if (stream == null || !stream.nodeId().equals(before.key().nodeId())
+          || !stream.types().containsKey(before.key().typeUrl())) {
         changed.add(before.disconnected(now));
       }
     }
-    return changed;
+    return new Look(changed, nacks, next);
   }
 
-  private List<NackEvent> newNacks(List<ClientStatus> clients) {
-    List<NackEvent> events = new ArrayList<>();
-    for (ClientStatus c : clients) {
-      for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
-        NackStatus nack = e.getValue().nack();
-        ClientRecord.Key key = new ClientRecord.Key(settings.replicaId(), c.nodeId(), c.streamId(), e.getKey());
-        if (nack != null && !nack.at().equals(nackRecorded.get(key))) {
-          events.add(ClientRows.nackEvent(key, c.nodeCluster(), nack));
-        }
+  private void newNacks(ClientStatus c, List<NackEvent> events) {
+    for (Map.Entry<String, TypeStatus> e : c.types().entrySet()) {
+      NackStatus nack = e.getValue().nack();
+      if (nack == null) {
+        continue;
+      }
+      ClientRecord.Key key = new ClientRecord.Key(settings.replicaId(), c.nodeId(), c.streamId(), e.getKey());
+      if (!nack.at().equals(nackRecorded.get(key))) {
+        events.add(ClientRows.nackEvent(key, c.nodeCluster(), nack));
       }
     }
-    return events;
   }
 
   private void remember(List<ClientRecord> saved) {

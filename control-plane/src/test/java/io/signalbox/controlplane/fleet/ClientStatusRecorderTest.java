@@ -78,6 +78,9 @@ class ClientStatusRecorderTest {
       assertThat(n1Row.position()).extracting(ClientRecord.Position::sentEpoch, ClientRecord.Position::ackedEpoch,
           ClientRecord.Position::ackedVersion).containsExactly(2L, 1L, "1");
       assertThat(n1Row.lastNack()).isEqualTo(new ClientRecord.LastNack(2, BAD_TIMEOUT, nackedAt));
+      // Its standing NACK too: the leader rolls back what other replicas' clients refuse from these rows.
+      assertThat(n1Row.position().refusing()).containsOnlyKeys("a");
+      assertThat(connectedRowsButSeen()).isEqualTo(freshRowsButSeen());
       assertThat(n1Row.nackCount()).isEqualTo(1);
       assertThat(n1Row.userAgent()).isEqualTo("raw-ads");
       assertThat(n1Row.connected()).isTrue();
@@ -152,6 +155,22 @@ class ClientStatusRecorderTest {
 
       assertThat(store.clients().all()).singleElement().extracting(ClientRecord::connected).isEqualTo(false);
     }
+  }
+
+  /** The connected rows in the store, as a fresh look at the server would write them (seen times aside). */
+  private java.util.Set<ClientRecord> connectedRowsButSeen() {
+    return store.clients().all().stream().filter(ClientRecord::connected).map(r -> seenAt(r, T0))
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
+  private java.util.Set<ClientRecord> freshRowsButSeen() {
+    return xds.clients().stream().flatMap(c -> ClientRows.of("replica-a", c, T0).stream())
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
+  private static ClientRecord seenAt(ClientRecord r, Instant at) {
+    return new ClientRecord(r.key(), r.nodeCluster(), r.zone(), r.userAgent(), r.position(), r.lastNack(),
+        r.nackCount(), at, r.connected());
   }
 
   private List<Long> ackedEpochs() {
