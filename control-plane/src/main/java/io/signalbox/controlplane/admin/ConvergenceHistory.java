@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.xds.TypeStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -88,19 +89,66 @@ final class ConvergenceHistory {
       tracked.pollFirstEntry();
     }
     Instant currentCreated = epochTimes.get(current);
+    Look look = Look.of(views);
     for (Tracked t : tracked.values()) {
-      update(t, current, currentCreated, views, now);
+      update(t, current, currentCreated, views, look, now);
+    }
+  }
+
+  /**
+   * What every tracked epoch's counts need from one look, in one pass over the fleet: the held
+   * epochs in order (clients holding epoch e or later: a binary search) and how many clients
+   * NACKed each epoch. Counting per tracked epoch walked the whole fleet twenty times a look.
+   */
+  private record Look(long[] held, Map<Long, Integer> nackedBy) {
+    static Look of(List<Fleet.ClientView> views) {
+      long[] held = new long[views.size()];
+      Map<Long, Integer> nackedBy = new java.util.HashMap<>();
+      long[] seen = new long[8];
+      for (int i = 0; i < held.length; i++) {
+        Fleet.ClientView v = views.get(i);
+        held[i] = v.heldEpoch();
+        int distinct = 0;
+        for (TypeStatus t : v.client().types().values()) {
+          if (t.nack() == null) {
+            continue;
+          }
+          long epoch = t.nack().snapshotEpoch();
+          boolean counted = false;
+          for (int k = 0; k < distinct; k++) {
+            counted |= seen[k] == epoch;
+          }
+          if (!counted) {
+            // A client NACKing one epoch in two types is one client NACKing it.
+            seen = distinct == seen.length ? java.util.Arrays.copyOf(seen, 2 * distinct) : seen;
+            seen[distinct++] = epoch;
+            nackedBy.merge(epoch, 1, Integer::sum);
+          }
+        }
+      }
+      java.util.Arrays.sort(held);
+      return new Look(held, nackedBy);
+    }
+
+    int holding(long epoch) {
+      int lo = 0;
+      int hi = held.length;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (held[mid] < epoch) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return held.length - lo;
     }
   }
 
   private static void update(Tracked t, long current, Instant currentCreated, List<Fleet.ClientView> views,
-      Instant now) {
-    int holding = 0;
-    int nacked = 0;
-    for (Fleet.ClientView v : views) {
-      holding += v.heldEpoch() >= t.epoch ? 1 : 0;
-      nacked += v.client().nackOf(t.epoch) != null ? 1 : 0;
-    }
+      Look look, Instant now) {
+    int holding = look.holding(t.epoch);
+    int nacked = look.nackedBy().getOrDefault(t.epoch, 0);
     t.clients = views.size();
     t.holding = holding;
     t.nacked = Math.max(t.nacked, nacked);

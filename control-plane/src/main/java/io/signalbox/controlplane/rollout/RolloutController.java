@@ -105,12 +105,19 @@ public final class RolloutController implements AutoCloseable {
     }
     advanceWaves(clients);
     trackSafe(clients);
-    Map<String, Long> byGroup = new TreeMap<>();
-    for (ClientStatus c : clients) {
-      byGroup.merge(c.nodeCluster().isEmpty() ? "(none)" : c.nodeCluster(), c.epoch(), Math::min);
+    if (clients != lastByGroupOf) {
+      // The list is the same instance until some client's status changes (XdsServer#clients).
+      Map<String, Long> byGroup = new TreeMap<>();
+      for (ClientStatus c : clients) {
+        byGroup.merge(c.nodeCluster().isEmpty() ? "(none)" : c.nodeCluster(), c.epoch(), Math::min);
+      }
+      reconciler.interventions().lastSafeByGroup(byGroup);
+      lastByGroupOf = clients;
     }
-    reconciler.interventions().lastSafeByGroup(byGroup);
   }
+
+  // The client list the last per-group epochs were computed from.
+  private List<ClientStatus> lastByGroupOf;
 
   /**
    * Any standing NACK of a version newer than the last safe epoch rolls back: not only a NACK of the
@@ -128,6 +135,10 @@ public final class RolloutController implements AutoCloseable {
     String reason = null;
     for (ClientStatus c : clients) {
       for (var t : c.types().entrySet()) {
+        if (t.getValue().refusing().isEmpty()) {
+          // The usual case, several times a second for every client: no type lookup, no iterator.
+          continue;
+        }
         XdsType type = XdsType.fromTypeUrl(t.getKey());
         for (var r : t.getValue().refusing().entrySet()) {
           Refusal refusal = new Refusal(type, r.getKey(), r.getValue());

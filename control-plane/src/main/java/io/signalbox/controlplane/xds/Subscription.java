@@ -410,6 +410,11 @@ final class Subscription {
     return refusing.isEmpty() ? Map.of() : Map.copyOf(refusing);
   }
 
+  /** Whether {@link #refusing()} would equal {@code other}, without copying. */
+  boolean refusingEquals(Map<String, String> other) {
+    return refusing.equals(other);
+  }
+
   private boolean heldIsSent() {
     if (heldIsSent == null) {
       heldIsSent = sent.equals(held);

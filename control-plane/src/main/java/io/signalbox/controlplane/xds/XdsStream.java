@@ -39,6 +39,8 @@ final class XdsStream {
   // The last status() answer, until something it reports may have changed: the rollout check and
   // the status recorder ask for every client several times a second, and most have not moved.
   private ClientStatus status;
+  // The last status built, kept when `status` is forgotten: what did not change is reused from it.
+  private ClientStatus lastStatus;
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
 
@@ -212,13 +214,27 @@ final class XdsStream {
       return status;
     }
     Map<String, TypeStatus> types = new LinkedHashMap<>();
+    Map<String, TypeStatus> before = lastStatus == null ? Map.of() : lastStatus.types();
+    boolean same = lastStatus != null && before.size() == subscriptions.size();
     for (XdsType t : XdsType.ORDERED) {
       Subscription s = subscriptions.get(t);
       if (s != null) {
-        types.put(t.typeUrl(), TypeStatus.of(s));
+        TypeStatus was = before.get(t.typeUrl());
+        TypeStatus now = TypeStatus.of(s, was);
+        same &= now == was;
+        types.put(t.typeUrl(), now);
       }
     }
-    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
+    String waveName = waves.name(wave);
+    if (same && lastStatus.wave().equals(waveName) && lastStatus.lastConvergence() == lastConvergence
+        && lastStatus.nodeId().equals(node.getId())) {
+      // Flushed or asked again with nothing new to report (an ACK of an unchanged type, a publish
+      // this client needs nothing of): the same instance, so consumers can tell nothing moved.
+      status = lastStatus;
+      return status;
+    }
+    status = ClientStatus.of(id, delta, connectedAt, node, waveName, lastConvergence, types);
+    lastStatus = status;
     return status;
   }
 }

@@ -124,4 +124,40 @@ class ConvergenceHistoryTest {
     assertThat(history.recent().get(0).epoch()).isEqualTo(25);
     assertThat(history.recent().get(ConvergenceHistory.EPOCHS - 1).epoch()).isEqualTo(6);
   }
+
+  @Test
+  void countsOfEveryEpochMatchACountClientByClient() {
+    // The history counts in one pass over the fleet; the plain count per epoch is the reference.
+    java.util.Random random = new java.util.Random(17);
+    for (int round = 0; round < 30; round++) {
+      long current = 25 + round;
+      for (long e = 1; e <= current; e++) {
+        created(e);
+      }
+      List<Fleet.ClientView> views = new ArrayList<>();
+      for (int i = 0; i < 1 + random.nextInt(60); i++) {
+        long epoch = current - random.nextInt(25);
+        Map<String, io.signalbox.controlplane.xds.TypeStatus> types = new java.util.LinkedHashMap<>();
+        for (String url : List.of(CDS, "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment")) {
+          NackStatus nack = random.nextInt(3) > 0 ? null
+              : new NackStatus(epoch, current - random.nextInt(4), "no", T0, Map.of());
+          types.put(url, type(epoch, epoch, nack));
+        }
+        ClientStatus c = new ClientStatus("c" + i, "web", "a", "", "", i, false, T0, "rest", epoch, null, types);
+        views.add(Fleet.view(c, current, times, T0));
+      }
+
+      ConvergenceHistory fresh = new ConvergenceHistory();
+      fresh.observe(times, current, views, times.get(current).plusSeconds(1));
+
+      assertThat(fresh.recent()).hasSize(ConvergenceHistory.EPOCHS);
+      for (ConvergenceHistory.EpochConvergence e : fresh.recent()) {
+        long holding = views.stream().filter(v -> v.heldEpoch() >= e.epoch()).count();
+        long nacked = views.stream().filter(v -> v.client().nackOf(e.epoch()) != null).count();
+        assertThat(e.holding()).as("holding epoch %d, round %d", e.epoch(), round).isEqualTo(holding);
+        assertThat(e.clients()).isEqualTo(views.size());
+        assertThat(e.nacked()).as("nacked epoch %d, round %d", e.epoch(), round).isEqualTo(nacked);
+      }
+    }
+  }
 }
