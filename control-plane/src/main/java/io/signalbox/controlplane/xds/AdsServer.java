@@ -200,29 +200,47 @@ public final class AdsServer implements XdsServer {
     return watcher.current();
   }
 
-  /** The last {@link #clients()} answer and the tracker's count of changes it was built at. */
-  private record Clients(long changes, List<ClientStatus> list) {}
+  /**
+   * The last {@link #clients()} answer, the tracker's counts it was built at, and its streams in
+   * the answer's order.
+   */
+  private record Clients(long changes, long members, XdsStream[] order, List<ClientStatus> list) {}
 
   private volatile Clients clients;
 
   /**
    * {@inheritDoc} The same list instance until a stream opens, closes or changes: the rollout
    * check, the status recorder and the metrics ask several times a second, and between changes
-   * rebuilding and sorting a list of thousands of clients each time was most of what they cost.
+   * rebuilding a list of thousands of clients each time was most of what they cost. The order by
+   * node id is kept until a stream opens, closes or learns its node; between those only the
+   * statuses are read again, and each stream answers with the instance it had unless it changed.
    */
   @Override
   public List<ClientStatus> clients() {
     // Read before building: a change made meanwhile has a higher count, so the next call rebuilds.
     long changes = tracker.changes();
+    long members = tracker.members();
     Clients last = clients;
     if (last != null && last.changes() == changes) {
       return last.list();
     }
-    List<ClientStatus> list = tracker.streams().stream()
-        .map(XdsStream::status)
-        .sorted(Comparator.comparing(ClientStatus::nodeId).thenComparingLong(ClientStatus::streamId))
+    if (last != null && last.members() == members) {
+      ClientStatus[] statuses = new ClientStatus[last.order().length];
+      for (int i = 0; i < statuses.length; i++) {
+        statuses[i] = last.order()[i].status();
+      }
+      List<ClientStatus> list = java.util.Collections.unmodifiableList(java.util.Arrays.asList(statuses));
+      clients = new Clients(changes, members, last.order(), list);
+      return list;
+    }
+    record Row(XdsStream stream, ClientStatus status) {}
+    List<Row> rows = tracker.streams().stream()
+        .map(s -> new Row(s, s.status()))
+        .sorted(Comparator.comparing((Row r) -> r.status().nodeId()).thenComparingLong(r -> r.status().streamId()))
         .toList();
-    clients = new Clients(changes, list);
+    XdsStream[] order = rows.stream().map(Row::stream).toArray(XdsStream[]::new);
+    List<ClientStatus> list = rows.stream().map(Row::status).toList();
+    clients = new Clients(changes, members, order, list);
     return list;
   }
 

@@ -33,6 +33,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Map<Long, XdsStream> streams = new ConcurrentHashMap<>();
   // Bumped whenever a stream opens or closes or any stream's status may have changed.
   private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
+  // Bumped whenever a stream opens or closes or learns its node: what changes the fleet list's order.
+  private final java.util.concurrent.atomic.AtomicLong members = new java.util.concurrent.atomic.AtomicLong();
   // The stream whose request this thread is handling; set in onV3StreamRequest and claimed by the
   // watcher a few frames later on the same thread.
   private final ThreadLocal<XdsStream> handling = new ThreadLocal<>();
@@ -65,6 +67,14 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return changes.get();
   }
 
+  /**
+   * A number that grows whenever a stream opens or closes or learns its node id: while it stays the
+   * same, so do the streams and their order by node id.
+   */
+  long members() {
+    return members.get();
+  }
+
   @Override
   public void onStreamOpen(long streamId, String typeUrl) {
     // The variant (SotW or delta) is known only at the first request; see stream().
@@ -82,6 +92,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   private void closed(long streamId) {
     XdsStream s = streams.remove(streamId);
+    members.incrementAndGet();
     changes.incrementAndGet();
     if (s != null) {
       log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
@@ -94,7 +105,9 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
       stream.changed();
-      stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
+      if (stream.nodeIfFirst(request.hasNode() ? request.getNode() : null)) {
+        members.incrementAndGet();
+      }
       stream.lastRequest = request;
       if (type != null) {
         Subscription sub = stream.subscription(type);
@@ -117,7 +130,9 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
       stream.changed();
-      stream.nodeIfFirst(request.hasNode() ? request.getNode() : null);
+      if (stream.nodeIfFirst(request.hasNode() ? request.getNode() : null)) {
+        members.incrementAndGet();
+      }
       stream.lastRequest = request;
       if (type != null) {
         Subscription sub = stream.subscription(type);
@@ -189,10 +204,19 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   }
 
   private XdsStream stream(long streamId, boolean delta) {
-    return streams.computeIfAbsent(streamId, id -> {
-      log.info("xDS stream {} opened ({})", id, delta ? "delta" : "state of the world");
-      changes.incrementAndGet();
-      return new XdsStream(id, delta, clock.instant(), waves, changes);
-    });
+    XdsStream existing = streams.get(streamId);
+    if (existing != null) {
+      return existing;
+    }
+    XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes);
+    XdsStream raced = streams.putIfAbsent(streamId, created);
+    if (raced != null) {
+      return raced;
+    }
+    log.info("xDS stream {} opened ({})", streamId, delta ? "delta" : "state of the world");
+    // After the stream is in the map: a reader that sees the new count also sees the stream.
+    members.incrementAndGet();
+    changes.incrementAndGet();
+    return created;
   }
 }

@@ -89,6 +89,8 @@ final class Subscription {
   private List<String> lastRequested = List.of();
   Pending pending;
   String lastNonce = "";
+  // What the stream last reported of this type; reused while it still describes this subscription.
+  TypeStatus reported;
 
   // Observability, read by ClientStatus snapshots under the stream lock.
   String sentVersion = "";

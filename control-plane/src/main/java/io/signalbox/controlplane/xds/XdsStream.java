@@ -62,13 +62,16 @@ final class XdsStream {
     return node;
   }
 
-  synchronized void nodeIfFirst(Node requestNode) {
+  /** @return whether this was the stream's first node: its id, the fleet list's sort key, is now known */
+  synchronized boolean nodeIfFirst(Node requestNode) {
     // Envoy sends the node only on the first request of a stream.
     if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
       invalidate();
       node = requestNode;
       wave = waves.waveOf(requestNode);
+      return true;
     }
+    return false;
   }
 
   /**
@@ -214,16 +217,13 @@ final class XdsStream {
       return status;
     }
     Map<String, TypeStatus> types = new LinkedHashMap<>();
-    Map<String, TypeStatus> before = lastStatus == null ? Map.of() : lastStatus.types();
-    boolean same = lastStatus != null && before.size() == subscriptions.size();
-    for (XdsType t : XdsType.ORDERED) {
-      Subscription s = subscriptions.get(t);
-      if (s != null) {
-        TypeStatus was = before.get(t.typeUrl());
-        TypeStatus now = TypeStatus.of(s, was);
-        same &= now == was;
-        types.put(t.typeUrl(), now);
-      }
+    boolean same = lastStatus != null && lastStatus.types().size() == subscriptions.size();
+    for (Subscription s : subscriptions.values()) {
+      TypeStatus was = s.reported;
+      TypeStatus now = TypeStatus.of(s, was);
+      s.reported = now;
+      same &= now == was;
+      types.put(s.type.typeUrl(), now);
     }
     String waveName = waves.name(wave);
     if (same && lastStatus.wave().equals(waveName) && lastStatus.lastConvergence() == lastConvergence

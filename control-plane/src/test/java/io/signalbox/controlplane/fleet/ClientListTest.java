@@ -60,4 +60,37 @@ class ClientListTest {
       await().until(() -> xds.clients().size() == 1);
     }
   }
+
+  @Test
+  void keepsTheOrderByNodeAndTheStatusOfAClientThatDidNotChange() throws Exception {
+    xds.publish(clusters.next("a", 1));
+    try (AdsClient n3 = new AdsClient(xds.port(), "n3", CDS); AdsClient n1 = new AdsClient(xds.port(), "n1", CDS)) {
+      n3.ack(n3.next());
+      n1.ack(n1.next());
+      await().until(() -> ackedEpoch("n1") == 1 && ackedEpoch("n3") == 1);
+      List<ClientStatus> before = xds.clients();
+      assertThat(before).extracting(ClientStatus::nodeId).containsExactly("n1", "n3");
+
+      try (AdsClient n2 = new AdsClient(xds.port(), "n2", CDS)) {
+        n2.ack(n2.next());
+        await().until(() -> ackedEpoch("n2") == 1);
+        List<ClientStatus> three = xds.clients();
+
+        assertThat(three).extracting(ClientStatus::nodeId).containsExactly("n1", "n2", "n3");
+        // Nothing about n1 and n3 moved: the same instances, which is how consumers skip them.
+        assertThat(three.get(0)).isSameAs(before.get(0));
+        assertThat(three.get(2)).isSameAs(before.get(1));
+      }
+      await().until(() -> xds.clients().size() == 2);
+
+      xds.publish(clusters.next("a", 2));
+      n1.ack(n1.next());
+      n3.ack(n3.next());
+      await().until(() -> ackedEpoch("n1") == 2 && ackedEpoch("n3") == 2);
+      List<ClientStatus> after = xds.clients();
+      assertThat(after).extracting(ClientStatus::nodeId).containsExactly("n1", "n3");
+      assertThat(after.get(0)).isNotSameAs(before.get(0));
+      assertThat(after.get(0).types().get(CDS).ackedEpoch()).isEqualTo(2);
+    }
+  }
 }
