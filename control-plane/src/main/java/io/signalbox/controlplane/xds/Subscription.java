@@ -1,5 +1,7 @@
 package io.signalbox.controlplane.xds;
 
+import com.google.common.collect.Interner;
+import com.google.common.collect.Interners;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.TypeResources;
 import io.signalbox.controlplane.snapshot.XdsResource;
@@ -15,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 
 /**
  * What one client stream asked for of one type, what it was sent and what it acknowledged. All
@@ -61,8 +62,8 @@ final class Subscription {
 
   private boolean wildcard;
   private final Set<String> names = new TreeSet<>();
-  private final Map<String, XdsResource> sent = new HashMap<>();
-  private final Map<String, XdsResource> held = new HashMap<>();
+  // `sent` and `held` of the description above, stored once.
+  private final SentAndHeld sh = new SentAndHeld();
   private final Map<String, String> rejected = new HashMap<>();
   // Of the names offered from the current snapshot, those whose snapshot version this client
   // rejected (name -> that version): its standing NACKs. While one stands, the client is offered
@@ -81,9 +82,6 @@ final class Subscription {
   private long cleanEpoch = -1;
   private boolean dirty = true;
   private int adjusted;
-  // Whether `held` equals `sent` (the client ACKed all it was sent): publish asks it of every
-  // stream and type, while it can change only on a response, an ACK, a NACK or a new subscription.
-  private Boolean heldIsSent;
   // The names of the last SotW request, as sent: every ACK repeats them, and comparing the list
   // costs less than hashing freshly decoded strings into a set.
   private List<String> lastRequested = List.of();
@@ -118,8 +116,14 @@ final class Subscription {
     return names;
   }
 
-  Map<String, XdsResource> held() {
-    return held;
+  /** Whether the client holds (ACKed) resource {@code name}. */
+  boolean holdsName(String name) {
+    return sh.holds(name);
+  }
+
+  /** Whether a resource the client holds names {@code child} among its references. */
+  boolean holdsReferenceTo(String child) {
+    return sh.anyHeldReferences(child);
   }
 
   /** Something outside the snapshot changed what this client should get: recompute in full next time. */
@@ -150,11 +154,10 @@ final class Subscription {
         for (String name : held) {
           XdsResource r = current.get(name);
           if (r != null) {
-            sent.put(name, r);
-            this.held.put(name, r);
+            sh.send(name, r);
+            sh.hold(name, r);
           }
         }
-        heldIsSent = null;
         everResponded = true;
         ackedVersion = versionInfo;
         ackedEpoch = current.versionEpoch();
@@ -162,9 +165,20 @@ final class Subscription {
     }
   }
 
-  private void subscribeNames(List<String> requested) {
-    if (initialized && requested.equals(lastRequested)) {
+  /**
+   * One instance per resource name across all clients: a thousand clients subscribing to the same
+   * hundred clusters hold a hundred strings, not a hundred thousand freshly decoded ones. Weak: a
+   * name nobody subscribes to any more is collected.
+   */
+  private static final Interner<String> NAMES = Interners.newWeakInterner();
+
+  private void subscribeNames(List<String> asked) {
+    if (initialized && asked.equals(lastRequested)) {
       return;
+    }
+    List<String> requested = new ArrayList<>(asked.size());
+    for (String n : asked) {
+      requested.add(NAMES.intern(n));
     }
     Set<String> next = new HashSet<>(requested.size());
     for (String n : requested) {
@@ -189,10 +203,7 @@ final class Subscription {
     lastRequested = List.copyOf(requested);
     if (!wildcard) {
       // The client dropped these itself; forget them so a later re-subscription is answered.
-      Predicate<String> gone = n -> !names.contains(n);
-      sent.keySet().removeIf(gone);
-      held.keySet().removeIf(gone);
-      heldIsSent = null;
+      sh.retain(names::contains);
     }
   }
 
@@ -211,16 +222,15 @@ final class Subscription {
         XdsResource claimed = known != null && known.version().equals(version)
             ? known
             : new XdsResource(type, name, version, 0, null, null, Set.of());
-        sent.put(name, claimed);
-        held.put(name, claimed);
-        heldIsSent = null;
+        sh.send(name, claimed);
+        sh.hold(name, claimed);
       });
     }
     for (String n : subscribe) {
       if (n.equals("*")) {
         wildcard = true;
       } else {
-        names.add(n);
+        names.add(NAMES.intern(n));
       }
     }
     for (String n : unsubscribe) {
@@ -229,9 +239,7 @@ final class Subscription {
       } else {
         names.remove(n);
         if (!wildcard) {
-          sent.remove(n);
-          held.remove(n);
-          heldIsSent = null;
+          sh.forget(n);
         }
       }
     }
@@ -242,11 +250,11 @@ final class Subscription {
     Pending p = pending;
     pending = null;
     if (type.fullStateInSotw() && !delta) {
-      held.clear();
+      sh.holdExactly(p.resources);
+    } else {
+      p.resources.forEach(sh::hold);
+      p.removed.forEach(sh::unhold);
     }
-    held.putAll(p.resources);
-    p.removed.forEach(held::remove);
-    heldIsSent = null;
     ackedVersion = p.version;
     ackedEpoch = versionEpoch(p.version);
     ackedAt = now;
@@ -266,15 +274,13 @@ final class Subscription {
     pending = null;
     Map<String, String> culprits = new TreeMap<>();
     for (XdsResource r : p.resources.values()) {
-      XdsResource h = held.get(r.name());
+      XdsResource h = sh.held(r.name());
       if (h == null || !h.version().equals(r.version())) {
         rejected.put(r.name(), r.version());
         culprits.put(r.name(), r.version());
       }
     }
-    sent.clear();
-    sent.putAll(held);
-    heldIsSent = null;
+    sh.sendHeld();
     resync.addAll(p.resources.keySet());
     resyncAfterEpoch = p.epoch;
     lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now, culprits);
@@ -290,7 +296,7 @@ final class Subscription {
    *     clusters for endpoints, listeners for routes): a resource they still name is not taken away
    *     (make-before-break), even if the snapshot dropped it
    */
-  Outgoing next(Snapshot snapshot, Map<String, XdsResource> parentHeld, Instant now) {
+  Outgoing next(Snapshot snapshot, Subscription parentHeld, Instant now) {
     TypeResources current = snapshot.resources(type);
     if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
       // Already answered everything of this very snapshot (the usual case when an ACK arrives).
@@ -309,7 +315,7 @@ final class Subscription {
     dirty = false;
     Set<String> desired = wildcard ? new TreeSet<>(current.byName().keySet()) : new TreeSet<>(names);
     if (wildcard) {
-      desired.addAll(held.keySet());
+      desired.addAll(sh.heldNames());
     }
     Map<String, XdsResource> target = new TreeMap<>();
     boolean adjustedOffer = false;
@@ -318,11 +324,11 @@ final class Subscription {
       XdsResource r = current.get(name);
       if (r != null && r.version().equals(rejected.get(name))) {
         refusing.put(name, r.version());
-        r = held.get(name);
+        r = sh.held(name);
         adjustedOffer = true;
       }
       if (r == null) {
-        XdsResource h = held.get(name);
+        XdsResource h = sh.held(name);
         if (h != null && isReferenced(name, parentHeld)) {
           r = h;
           adjustedOffer = true;
@@ -337,19 +343,19 @@ final class Subscription {
     List<String> removed = new ArrayList<>();
     boolean resyncing = !resync.isEmpty() && snapshot.epoch() > resyncAfterEpoch;
     if (!delta && type.fullStateInSotw()) {
-      if (everResponded && sameVersions(target, sent) && !resyncing) {
+      if (everResponded && sameVersions(target, sh.sent()) && !resyncing) {
         return synced(snapshot);
       }
       toSend.putAll(target);
     } else {
       target.forEach((name, r) -> {
-        XdsResource s = sent.get(name);
+        XdsResource s = sh.sent(name);
         if (s == null || !s.version().equals(r.version()) || resyncing && resync.contains(name)) {
           toSend.put(name, r);
         }
       });
       if (delta) {
-        for (String name : new TreeSet<>(sent.keySet())) {
+        for (String name : new TreeSet<>(sh.sent().keySet())) {
           if (!target.containsKey(name)) {
             removed.add(name);
           }
@@ -376,11 +382,10 @@ final class Subscription {
       version = version + "." + (++adjusted);
     }
     if (!delta && type.fullStateInSotw()) {
-      sent.clear();
+      sh.unsendAll();
     }
-    sent.putAll(toSend);
-    removed.forEach(sent::remove);
-    heldIsSent = null;
+    toSend.forEach(sh::send);
+    removed.forEach(sh::unsend);
     everResponded = true;
     cleanEpoch = -1;
     pending = new Pending(snapshot.epoch(), version, toSend, removed, now, refusing.isEmpty());
@@ -395,7 +400,7 @@ final class Subscription {
   }
 
   private Outgoing synced(Snapshot snapshot) {
-    if (pending == null && heldIsSent()) {
+    if (pending == null && sh.heldIsSent()) {
       if (refusing.isEmpty()) {
         syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
       }
@@ -417,13 +422,6 @@ final class Subscription {
     return refusing.equals(other);
   }
 
-  private boolean heldIsSent() {
-    if (heldIsSent == null) {
-      heldIsSent = sent.equals(held);
-    }
-    return heldIsSent;
-  }
-
   /** Of the names a snapshot changed, those this client asked for or holds. */
   private Set<String> relevantChanges(Set<String> changed) {
     if (wildcard) {
@@ -431,7 +429,7 @@ final class Subscription {
     }
     Set<String> relevant = new HashSet<>();
     for (String n : changed) {
-      if (names.contains(n) || held.containsKey(n)) {
+      if (names.contains(n) || sh.holds(n)) {
         relevant.add(n);
       }
     }
@@ -443,8 +441,7 @@ final class Subscription {
    * changed names can differ, so only they are looked at — a one-endpoint change costs each client
    * one lookup, not one per subscribed cluster.
    */
-  private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Map<String, XdsResource> parentHeld,
-      Instant now) {
+  private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
     TypeResources current = snapshot.resources(type);
     Map<String, XdsResource> toSend = new TreeMap<>();
     List<String> removed = new ArrayList<>();
@@ -455,17 +452,17 @@ final class Subscription {
       refusing.remove(name);
       if (r != null && r.version().equals(rejected.get(name))) {
         refusing.put(name, r.version());
-        r = held.get(name);
+        r = sh.held(name);
         adjustedOffer = true;
       }
       if (r == null && wanted) {
-        XdsResource h = held.get(name);
+        XdsResource h = sh.held(name);
         if (h != null && isReferenced(name, parentHeld)) {
           r = h;
           adjustedOffer = true;
         }
       }
-      XdsResource s = sent.get(name);
+      XdsResource s = sh.sent(name);
       if (r != null && (s == null || !s.version().equals(r.version()))) {
         toSend.put(name, r);
       } else if (r == null && s != null && delta) {
@@ -478,13 +475,9 @@ final class Subscription {
     return respond(snapshot, current, toSend, removed, adjustedOffer, now);
   }
 
-  private static boolean isReferenced(String name, Map<String, XdsResource> parentHeld) {
-    for (XdsResource p : parentHeld.values()) {
-      if (p.references().contains(name)) {
-        return true;
-      }
-    }
-    return false;
+  /** @param parentHeld the client's subscription of the parent type; null if it has none */
+  private static boolean isReferenced(String name, Subscription parentHeld) {
+    return parentHeld != null && parentHeld.holdsReferenceTo(name);
   }
 
   private static boolean sameVersions(Map<String, XdsResource> a, Map<String, XdsResource> b) {

@@ -175,13 +175,10 @@ final class XdsStream {
     }
   }
 
-  private Map<String, XdsResource> parentHeld(XdsType type) {
+  /** The client's subscription of {@code type}'s parent type, whose held resources may still name ours. */
+  private Subscription parentHeld(XdsType type) {
     XdsType parent = type.parent();
-    if (parent == null) {
-      return Map.of();
-    }
-    Subscription p = subscriptions.get(parent);
-    return p == null ? Map.of() : p.held();
+    return parent == null ? null : subscriptions.get(parent);
   }
 
   private static void respond(Watch w, Subscription.Outgoing out) {
@@ -209,7 +206,7 @@ final class XdsStream {
   /** Whether this client subscribes to, or holds, resource {@code name} of {@code type}. */
   synchronized boolean holds(XdsType type, String name) {
     Subscription s = subscriptions.get(type);
-    return s != null && (s.wildcard() || s.names().contains(name) || s.held().containsKey(name));
+    return s != null && (s.wildcard() || s.names().contains(name) || s.holdsName(name));
   }
 
   synchronized ClientStatus status() {
