@@ -201,7 +201,8 @@ public final class Replication implements AutoCloseable {
     if (!newer) {
       return;
     }
-    Snapshot newest = store.latest().map(Snapshot::fromEnvelope).orElse(null);
+    // Built on what this replica serves when that is the parent: its clients look only at what changed.
+    Snapshot newest = store.latest().map(e -> Snapshot.fromEnvelope(e, served)).orElse(null);
     if (newest != null) {
       reconciler.follow(new Reconciler.Committed(newest, released));
     }

@@ -180,6 +180,17 @@ public final class Snapshot {
 
   /** Restores a snapshot exactly as it was stored: same versions, same epochs, same bytes. */
   public static Snapshot fromEnvelope(SnapshotEnvelope envelope) {
+    return fromEnvelope(envelope, null);
+  }
+
+  /**
+   * As {@link #fromEnvelope(SnapshotEnvelope)}, for a replica that serves {@code served}: when that
+   * is the stored epoch's parent, every resource it holds unchanged is its very instance and each
+   * type knows the names that changed, as a snapshot the leader built does. A follower's clients
+   * then look only at what changed, as the leader's do, instead of at everything they subscribe to.
+   */
+  public static Snapshot fromEnvelope(SnapshotEnvelope envelope, Snapshot served) {
+    boolean onServed = served != null && served.epoch() == envelope.getParentEpoch() && envelope.getParentEpoch() > 0;
     EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
     for (io.signalbox.proto.v1.TypeResources tr : envelope.getTypesList()) {
       XdsType type = XdsType.fromTypeUrl(tr.getTypeUrl());
@@ -187,12 +198,29 @@ public final class Snapshot {
         throw new IllegalArgumentException("stored epoch " + envelope.getEpoch()
             + " has unknown type " + tr.getTypeUrl());
       }
+      TypeResources before = onServed ? served.resources(type) : null;
       Map<String, XdsResource> byName = new TreeMap<>();
+      java.util.Set<String> changed = before == null ? null : new java.util.HashSet<>();
       for (StoredResource r : tr.getResourcesList()) {
+        XdsResource was = before == null ? null : before.get(r.getName());
+        if (was != null && was.version().equals(r.getVersion()) && was.changedEpoch() == r.getChangedEpoch()) {
+          byName.put(r.getName(), was);
+          continue;
+        }
         byName.put(r.getName(), new XdsResource(type, r.getName(), r.getVersion(), r.getChangedEpoch(),
             r.getResource(), null, java.util.Set.copyOf(r.getReferencesList())));
+        if (changed != null) {
+          changed.add(r.getName());
+        }
       }
-      types.put(type, new TypeResources(type, tr.getVersionEpoch(), byName));
+      if (before != null) {
+        for (String name : before.byName().keySet()) {
+          if (!byName.containsKey(name)) {
+            changed.add(name);
+          }
+        }
+      }
+      types.put(type, new TypeResources(type, tr.getVersionEpoch(), byName, changed));
     }
     Map<String, List<EndpointSpec>> endpoints = EndpointRecords.fromProto(envelope.getEndpointsList());
     Timestamp ts = envelope.getCreatedAt();

@@ -73,6 +73,38 @@ class IncrementalBuildTest {
   }
 
   @Test
+  void aStoredEpochRestoredOnTheServedParentSharesItsResourcesAndKnowsWhatChanged() {
+    Map<String, Integer> ports = new TreeMap<>();
+    for (int i = 0; i < 20; i++) {
+      ports.put(String.format("c%02d", i), 80);
+    }
+    List<TranslatedResource> first = resources(ports);
+    Snapshot one = builder.candidate(first, Map.of(), null, CAUSE).seal(1, Instant.EPOCH);
+    List<TranslatedResource> second = new ArrayList<>(first.subList(0, 39));
+    second.set(20 + 7, cla("c07", 81));
+    second.add(cluster("new", 1));
+    Snapshot two = builder.candidate(second, Map.of(), one, CAUSE).seal(2, Instant.EPOCH);
+    // What a follower has: the parent as it was restored from the store, then the child.
+    Snapshot servedOne = Snapshot.fromEnvelope(one.toEnvelope());
+
+    Snapshot restored = Snapshot.fromEnvelope(two.toEnvelope(), servedOne);
+
+    for (XdsType type : XdsType.values()) {
+      assertThat(restored.resources(type).changedSinceParent()).as(type.name())
+          .isEqualTo(two.resources(type).changedSinceParent());
+      assertThat(restored.resources(type).byName()).isEqualTo(Snapshot.fromEnvelope(two.toEnvelope()).resources(type)
+          .byName());
+    }
+    assertThat(restored.resources(XdsType.ENDPOINT).changedSinceParent()).containsExactlyInAnyOrder("c07", "c19");
+    assertThat(restored.resources(XdsType.ENDPOINT).get("c08")).isSameAs(servedOne.resources(XdsType.ENDPOINT)
+        .get("c08"));
+    assertThat(restored.contentHash()).isEqualTo(two.contentHash());
+    // Not built on what is served (a skipped epoch): nothing claimed about what changed.
+    assertThat(Snapshot.fromEnvelope(two.toEnvelope(), null).resources(XdsType.ENDPOINT).changedSinceParent())
+        .isNull();
+  }
+
+  @Test
   void aRemovedResourceDisappearsAndIsReported() {
     Snapshot one = builder.candidate(List.of(cluster("a", 1), cluster("b", 1), cluster("c", 1)), Map.of(), null, CAUSE)
         .seal(1, Instant.EPOCH);
