@@ -159,20 +159,21 @@ public final class Replication implements AutoCloseable {
 
   private void sync() {
     try {
+      long committed = store.lastEpoch();
+      lastCommitted = committed;
+      reconciler.storeReachable();
+      if (!reconciler.leading()) {
+        // First: a follower's clients wait for this, not for the reads below.
+        follow(committed);
+      }
       long revision = store.intent().revision();
       if (revision != interventions.revisionRead() && interventions.load() && reconciler.leading()) {
         reconciler.poke("operator intent changed on another replica");
       }
-      long committed = store.lastEpoch();
-      lastCommitted = committed;
       List<ReplicaRecord> all = store.leadership().replicas();
       replicas = all;
       everRead = true;
       leaderView = leaderView(all);
-      reconciler.storeReachable();
-      if (!reconciler.leading()) {
-        follow(committed);
-      }
     } catch (StoreUnavailableException e) {
       log.debug("replication: store unavailable: {}", e.getMessage());
       reconciler.storeUnreachable(e);
