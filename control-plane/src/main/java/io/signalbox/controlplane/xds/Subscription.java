@@ -61,7 +61,8 @@ final class Subscription {
   private final boolean delta;
 
   private boolean wildcard;
-  private final Set<String> names = new TreeSet<>();
+  // Immutable and interned (NAME_SETS): clients subscribing to the same names share one set.
+  private Set<String> names = Set.of();
   // `sent` and `held` of the description above, stored once.
   private final SentAndHeld sh = new SentAndHeld();
   private final Map<String, String> rejected = new HashMap<>();
@@ -172,6 +173,14 @@ final class Subscription {
    */
   private static final Interner<String> NAMES = Interners.newWeakInterner();
 
+  /**
+   * Likewise whole subscriptions, and the request lists they came from: a fleet whose clients ask
+   * for the same hundred clusters keeps one set and one list of them, not one per client (a
+   * hundred tree entries each).
+   */
+  private static final Interner<Set<String>> NAME_SETS = Interners.newWeakInterner();
+  private static final Interner<List<String>> NAME_LISTS = Interners.newWeakInterner();
+
   private void subscribeNames(List<String> asked) {
     if (initialized && asked.equals(lastRequested)) {
       return;
@@ -197,10 +206,9 @@ final class Subscription {
     // specifies what resources to return"); "*" asks for everything; names alone end a wildcard.
     initialized = true;
     wildcard = requested.contains("*") || nextWildcard;
-    names.clear();
-    names.addAll(next);
+    names = NAME_SETS.intern(Set.copyOf(next));
     // The same String instances as `names`: remembering the request costs a list, not its names.
-    lastRequested = List.copyOf(requested);
+    lastRequested = NAME_LISTS.intern(List.copyOf(requested));
     if (!wildcard) {
       // The client dropped these itself; forget them so a later re-subscription is answered.
       sh.retain(names::contains);
@@ -226,23 +234,29 @@ final class Subscription {
         sh.hold(name, claimed);
       });
     }
+    if (subscribe.isEmpty() && unsubscribe.isEmpty()) {
+      // An ACK: the subscription stands.
+      return;
+    }
+    Set<String> next = new HashSet<>(names);
     for (String n : subscribe) {
       if (n.equals("*")) {
         wildcard = true;
       } else {
-        names.add(NAMES.intern(n));
+        next.add(NAMES.intern(n));
       }
     }
     for (String n : unsubscribe) {
       if (n.equals("*")) {
         wildcard = false;
       } else {
-        names.remove(n);
+        next.remove(n);
         if (!wildcard) {
           sh.forget(n);
         }
       }
     }
+    names = NAME_SETS.intern(Set.copyOf(next));
   }
 
   /** The client accepted {@link #pending}. */
