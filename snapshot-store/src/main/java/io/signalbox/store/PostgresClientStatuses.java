@@ -11,11 +11,14 @@ import io.signalbox.store.jooq.tables.records.NackEventsRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -55,82 +58,74 @@ final class PostgresClientStatuses implements ClientStatusStore {
    * as microseconds since the epoch, PostgreSQL's own precision.
    */
   private static void upsert(Connection c, List<ClientRecord> rows) throws SQLException {
-    int n = rows.size();
-    String[] replica = new String[n];
-    String[] nodeId = new String[n];
-    Long[] streamId = new Long[n];
-    String[] typeUrl = new String[n];
-    String[] nodeCluster = new String[n];
-    String[] zone = new String[n];
-    String[] userAgent = new String[n];
-    String[] sentVersion = new String[n];
-    Long[] sentEpoch = new Long[n];
-    Long[] sentAt = new Long[n];
-    String[] ackedVersion = new String[n];
-    Long[] ackedEpoch = new Long[n];
-    Long[] ackedAt = new Long[n];
-    Long[] syncedEpoch = new Long[n];
-    String[] refusing = new String[n];
-    Long[] nackEpoch = new Long[n];
-    String[] nackMessage = new String[n];
-    Long[] nackAt = new Long[n];
-    Long[] nacks = new Long[n];
-    Long[] lastSeenAt = new Long[n];
-    Boolean[] connected = new Boolean[n];
-    for (int i = 0; i < n; i++) {
-      ClientRecord r = rows.get(i);
-      ClientRecord.Position p = r.position();
-      ClientRecord.LastNack nack = r.lastNack();
-      replica[i] = r.key().replicaId();
-      nodeId[i] = r.key().nodeId();
-      streamId[i] = r.key().streamId();
-      typeUrl[i] = r.key().typeUrl();
-      nodeCluster[i] = r.nodeCluster();
-      zone[i] = r.zone();
-      userAgent[i] = r.userAgent();
-      sentVersion[i] = p.sentVersion();
-      sentEpoch[i] = p.sentEpoch();
-      sentAt[i] = micros(p.sentAt());
-      ackedVersion[i] = p.ackedVersion();
-      ackedEpoch[i] = p.ackedEpoch();
-      ackedAt[i] = micros(p.ackedAt());
-      syncedEpoch[i] = p.syncedEpoch();
-      refusing[i] = encode(p.refusing());
-      nackEpoch[i] = nack == null ? null : nack.epoch();
-      nackMessage[i] = nack == null ? null : nack.message();
-      nackAt[i] = nack == null ? null : micros(nack.at());
-      nacks[i] = r.nackCount();
-      lastSeenAt[i] = micros(r.lastSeenAt());
-      connected[i] = r.connected();
-    }
     try (PreparedStatement s = c.prepareStatement(UPSERT)) {
-      Object[][] columns = {replica, nodeId, streamId, typeUrl, nodeCluster, zone, userAgent, sentVersion, sentEpoch,
-          sentAt, ackedVersion, ackedEpoch, ackedAt, syncedEpoch, refusing, nackEpoch, nackMessage, nackAt, nacks,
-          lastSeenAt, connected};
-      for (int i = 0; i < columns.length; i++) {
-        s.setArray(i + 1, c.createArrayOf(UPSERT_COLUMNS[i][1], columns[i]));
+      for (int i = 0; i < COLUMNS.size(); i++) {
+        Column<?> column = COLUMNS.get(i);
+        s.setArray(i + 1, c.createArrayOf(column.arrayType(), column.values(rows)));
       }
       s.executeUpdate();
     }
   }
 
-  /** Column and array element type, in the order of the arrays {@link #upsert} binds. */
-  private static final String[][] UPSERT_COLUMNS = {
-      {"replica", "varchar"}, {"node_id", "varchar"}, {"stream_id", "int8"}, {"type_url", "varchar"},
-      {"node_cluster", "varchar"}, {"zone", "varchar"}, {"user_agent", "varchar"}, {"sent_version", "varchar"},
-      {"sent_epoch", "int8"}, {"sent_at", "int8"}, {"acked_version", "varchar"}, {"acked_epoch", "int8"},
-      {"acked_at", "int8"}, {"synced_epoch", "int8"}, {"refusing", "varchar"}, {"nack_epoch", "int8"},
-      {"nack_message", "varchar"}, {"nack_at", "int8"}, {"nacks", "int8"}, {"last_seen_at", "int8"},
-      {"connected", "bool"}};
+  /**
+   * One column of the upsert: its name, the element type of its array, its value in a row, and
+   * whether that value is a time sent as microseconds.
+   */
+  private record Column<T>(String name, String arrayType, IntFunction<T[]> newArray, Function<ClientRecord, T> value,
+      boolean time) {
+    Object[] values(List<ClientRecord> rows) {
+      T[] out = newArray.apply(rows.size());
+      for (int i = 0; i < out.length; i++) {
+        out[i] = value.apply(rows.get(i));
+      }
+      return out;
+    }
+
+    static Column<String> text(String name, Function<ClientRecord, String> value) {
+      return new Column<>(name, "varchar", String[]::new, value, false);
+    }
+
+    static Column<Long> number(String name, Function<ClientRecord, Long> value) {
+      return new Column<>(name, "int8", Long[]::new, value, false);
+    }
+
+    /** Microseconds since the epoch; {@link #upsertSql} turns them back into a {@code timestamptz}. */
+    static Column<Long> time(String name, Function<ClientRecord, Instant> value) {
+      return new Column<>(name, "int8", Long[]::new, r -> micros(value.apply(r)), true);
+    }
+  }
+
+  /** Every column of {@code client_status}, in the order the upsert binds them. */
+  private static final List<Column<?>> COLUMNS = List.of(
+      Column.text("replica", r -> r.key().replicaId()),
+      Column.text("node_id", r -> r.key().nodeId()),
+      Column.number("stream_id", r -> r.key().streamId()),
+      Column.text("type_url", r -> r.key().typeUrl()),
+      Column.text("node_cluster", ClientRecord::nodeCluster),
+      Column.text("zone", ClientRecord::zone),
+      Column.text("user_agent", ClientRecord::userAgent),
+      Column.text("sent_version", r -> r.position().sentVersion()),
+      Column.number("sent_epoch", r -> r.position().sentEpoch()),
+      Column.time("sent_at", r -> r.position().sentAt()),
+      Column.text("acked_version", r -> r.position().ackedVersion()),
+      Column.number("acked_epoch", r -> r.position().ackedEpoch()),
+      Column.time("acked_at", r -> r.position().ackedAt()),
+      Column.number("synced_epoch", r -> r.position().syncedEpoch()),
+      Column.text("refusing", r -> encode(r.position().refusing())),
+      Column.number("nack_epoch", r -> r.lastNack() == null ? null : r.lastNack().epoch()),
+      Column.text("nack_message", r -> r.lastNack() == null ? null : r.lastNack().message()),
+      Column.time("nack_at", r -> r.lastNack() == null ? null : r.lastNack().at()),
+      Column.number("nacks", ClientRecord::nackCount),
+      Column.time("last_seen_at", ClientRecord::lastSeenAt),
+      new Column<>("connected", "bool", Boolean[]::new, ClientRecord::connected, false));
 
   private static final java.util.Set<String> KEY = java.util.Set.of("replica", "node_id", "stream_id", "type_url");
-  private static final java.util.Set<String> TIMES = java.util.Set.of("sent_at", "acked_at", "nack_at", "last_seen_at");
 
   private static final String UPSERT = upsertSql();
 
   private static String upsertSql() {
     List<String> table = Arrays.stream(CLIENT_STATUS.fields()).map(f -> f.getName()).sorted().toList();
-    List<String> bound = Arrays.stream(UPSERT_COLUMNS).map(c -> c[0]).sorted().toList();
+    List<String> bound = COLUMNS.stream().map(Column::name).sorted().toList();
     if (!table.equals(bound)) {
       // A migration added or renamed a column: upsert must bind it, or an upsert would keep a stale value.
       throw new IllegalStateException("client_status has columns " + table + ", the upsert binds " + bound);
@@ -139,13 +134,13 @@ final class PostgresClientStatuses implements ClientStatusStore {
     StringBuilder values = new StringBuilder();
     StringBuilder arrays = new StringBuilder();
     StringBuilder updates = new StringBuilder();
-    for (String[] column : UPSERT_COLUMNS) {
-      String name = column[0];
+    for (Column<?> column : COLUMNS) {
+      String name = column.name();
       String sep = columns.length() == 0 ? "" : ", ";
       columns.append(sep).append(name);
-      values.append(sep).append(TIMES.contains(name)
+      values.append(sep).append(column.time()
           ? "timestamptz 'epoch' + u." + name + " * interval '1 microsecond'" : "u." + name);
-      arrays.append(sep).append("?::").append(column[1]).append("[]");
+      arrays.append(sep).append("?::").append(column.arrayType()).append("[]");
       if (!KEY.contains(name)) {
         updates.append(updates.length() == 0 ? "" : ", ").append(name).append(" = excluded.").append(name);
       }
@@ -154,7 +149,7 @@ final class PostgresClientStatuses implements ClientStatusStore {
         + columns + ") ON CONFLICT (replica, node_id, stream_id, type_url) DO UPDATE SET " + updates;
   }
 
-  private static Long micros(java.time.Instant at) {
+  private static Long micros(Instant at) {
     return at == null ? null : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000);
   }
 
