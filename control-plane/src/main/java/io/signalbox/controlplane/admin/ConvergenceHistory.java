@@ -104,26 +104,19 @@ final class ConvergenceHistory {
     static Look of(List<Fleet.ClientView> views) {
       long[] held = new long[views.size()];
       Map<Long, Integer> nackedBy = new java.util.HashMap<>();
-      long[] seen = new long[8];
       for (int i = 0; i < held.length; i++) {
         Fleet.ClientView v = views.get(i);
         held[i] = v.heldEpoch();
-        int distinct = 0;
+        // A client NACKing one epoch in two types is one client NACKing it.
+        java.util.Set<Long> nacked = null;
         for (TypeStatus t : v.client().types().values()) {
-          if (t.nack() == null) {
-            continue;
+          if (t.nack() != null) {
+            nacked = nacked == null ? new java.util.HashSet<>() : nacked;
+            nacked.add(t.nack().snapshotEpoch());
           }
-          long epoch = t.nack().snapshotEpoch();
-          boolean counted = false;
-          for (int k = 0; k < distinct; k++) {
-            counted |= seen[k] == epoch;
-          }
-          if (!counted) {
-            // A client NACKing one epoch in two types is one client NACKing it.
-            seen = distinct == seen.length ? java.util.Arrays.copyOf(seen, 2 * distinct) : seen;
-            seen[distinct++] = epoch;
-            nackedBy.merge(epoch, 1, Integer::sum);
-          }
+        }
+        if (nacked != null) {
+          nacked.forEach(epoch -> nackedBy.merge(epoch, 1, Integer::sum));
         }
       }
       java.util.Arrays.sort(held);

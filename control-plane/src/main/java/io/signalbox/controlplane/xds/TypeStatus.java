@@ -36,14 +36,10 @@ public record TypeStatus(
     refusing = refusing == null ? Map.of() : Map.copyOf(refusing);
   }
 
-  static TypeStatus of(Subscription s) {
-    return of(s, null);
-  }
-
   /**
-   * As {@link #of(Subscription)}, but {@code last} itself if it still says exactly that: after a
-   * change of one type, a client's other types answer with the instances they had, which is what
-   * keeps a fleet-wide status walk from allocating four records per client per look.
+   * What {@code s} reports now: {@code last} itself (null: none yet) if it still says exactly that.
+   * After a change of one type, a client's other types answer with the instances they had, which is
+   * what keeps a fleet-wide status walk from allocating four records per client per look.
    */
   static TypeStatus of(Subscription s, TypeStatus last) {
     if (last != null && last.describes(s)) {

@@ -36,11 +36,11 @@ final class XdsStream {
   private int wave;
   private long convergedEpoch;
   private java.time.Duration lastConvergence;
-  // The last status() answer, until something it reports may have changed: the rollout check and
-  // the status recorder ask for every client several times a second, and most have not moved.
+  // The last status() answer: the rollout check and the status recorder ask for every client
+  // several times a second, and most have not moved. Stale once something it reports may have
+  // changed; even then, what did not change is reused from it.
   private ClientStatus status;
-  // The last status built, kept when `status` is forgotten: what did not change is reused from it.
-  private ClientStatus lastStatus;
+  private boolean statusStale = true;
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
 
@@ -83,7 +83,7 @@ final class XdsStream {
   }
 
   private void invalidate() {
-    status = null;
+    statusStale = true;
     fleetChanges.incrementAndGet();
   }
 
@@ -210,28 +210,27 @@ final class XdsStream {
   }
 
   synchronized ClientStatus status() {
-    if (status != null) {
+    if (!statusStale) {
+      return status;
+    }
+    statusStale = false;
+    boolean same = status != null && status.types().size() == subscriptions.size();
+    for (Subscription s : subscriptions.values()) {
+      TypeStatus was = s.reported;
+      s.reported = TypeStatus.of(s, was);
+      same &= s.reported == was;
+    }
+    if (same && status.wave().equals(waves.name(wave)) && status.lastConvergence() == lastConvergence
+        && status.nodeId().equals(node.getId())) {
+      // Flushed or asked again with nothing new to report (an ACK of an unchanged type, a publish
+      // this client needs nothing of): the same instance, so consumers can tell nothing moved.
       return status;
     }
     Map<String, TypeStatus> types = new LinkedHashMap<>();
-    boolean same = lastStatus != null && lastStatus.types().size() == subscriptions.size();
     for (Subscription s : subscriptions.values()) {
-      TypeStatus was = s.reported;
-      TypeStatus now = TypeStatus.of(s, was);
-      s.reported = now;
-      same &= now == was;
-      types.put(s.type.typeUrl(), now);
+      types.put(s.type.typeUrl(), s.reported);
     }
-    String waveName = waves.name(wave);
-    if (same && lastStatus.wave().equals(waveName) && lastStatus.lastConvergence() == lastConvergence
-        && lastStatus.nodeId().equals(node.getId())) {
-      // Flushed or asked again with nothing new to report (an ACK of an unchanged type, a publish
-      // this client needs nothing of): the same instance, so consumers can tell nothing moved.
-      status = lastStatus;
-      return status;
-    }
-    status = ClientStatus.of(id, delta, connectedAt, node, waveName, lastConvergence, types);
-    lastStatus = status;
+    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
     return status;
   }
 }
