@@ -146,6 +146,13 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     }
   }
 
+  @Override
+  public List<SnapshotEnvelope> storedAfter(long epoch, int limit) {
+    synchronized (lock) {
+      return envelopes.tailMap(epoch, false).values().stream().limit(limit).toList();
+    }
+  }
+
   /** The rows as PostgresSnapshotStore reads them; called with lock held. */
   private final FullEnvelopes.Rows storedRows = new FullEnvelopes.Rows() {
     @Override

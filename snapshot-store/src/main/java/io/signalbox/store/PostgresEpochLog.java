@@ -200,6 +200,15 @@ final class PostgresEpochLog {
         .fetchOptional(r -> fullEnvelopes.load(epoch, r.value1(), rows(t)))));
   }
 
+  List<SnapshotEnvelope> storedAfter(long epoch, int limit) {
+    // One statement, so one consistent read without a transaction around it.
+    return call("read epochs after " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
+        .where(EPOCHS.EPOCH.gt(epoch))
+        .orderBy(EPOCHS.EPOCH)
+        .limit(limit)
+        .fetch(r -> parse(r.value1(), r.value2())));
+  }
+
   /** Runs {@code read} in one REPEATABLE READ transaction: a chain read in several queries is consistent. */
   private <T> T inSnapshot(java.util.function.Function<DSLContext, T> read) {
     return db.transactionResult(tx -> {

@@ -113,6 +113,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public List<SnapshotEnvelope> storedAfter(long epoch, int limit) {
+    return epochLog.storedAfter(epoch, limit);
+  }
+
+  @Override
   public List<EpochRecord> epochs(int limit, long beforeEpoch) {
     return epochLog.epochs(limit, beforeEpoch);
   }

@@ -87,6 +87,14 @@ public interface SnapshotStore extends AutoCloseable {
   /** The stored epoch's full envelope, as {@link #latest()}. */
   Optional<SnapshotEnvelope> load(long epoch);
 
+  /**
+   * The epochs stored after {@code epoch}, oldest first and at most {@code limit} of them, each
+   * envelope as stored: a delta on its parent, or full where a chain begins. A follower that
+   * serves {@code epoch} applies these to it in one read, instead of rebuilding the newest epoch
+   * from its chain's full copy; anything else it reads with {@link #latest()}.
+   */
+  List<SnapshotEnvelope> storedAfter(long epoch, int limit);
+
   /** Epochs newest first, strictly below {@code beforeEpoch} (use {@link Long#MAX_VALUE} for the newest). */
   List<EpochRecord> epochs(int limit, long beforeEpoch);
 

@@ -239,6 +239,24 @@ abstract class DeltaChainContract {
   }
 
   @Test
+  void theEpochsAfterOneComeAsStoredOldestFirstAndReplayToTheSealedEnvelopes() {
+    appendChain(6);
+
+    List<SnapshotEnvelope> after = store.storedAfter(3, 10);
+
+    assertThat(after).extracting(SnapshotEnvelope::getEpoch).containsExactly(4L, 5L, 6L, 7L);
+    assertThat(after).allMatch(SnapshotEnvelope::getDelta, "stored as deltas");
+    DeltaReplay replay = new DeltaReplay(sealed.get(2));
+    for (SnapshotEnvelope delta : after) {
+      replay.apply(delta);
+      assertThat(replay.toEnvelope()).isEqualTo(sealed.get((int) delta.getEpoch() - 1));
+    }
+    assertThat(store.storedAfter(3, 2)).extracting(SnapshotEnvelope::getEpoch).containsExactly(4L, 5L);
+    assertThat(store.storedAfter(7, 10)).isEmpty();
+    assertThat(store.storedAfter(0, 1)).containsExactly(sealed.get(0));
+  }
+
+  @Test
   void aSealerThatOffersNoDeltaGetsFullEpochsThatLoadTheSame() {
     sealer.offeringDeltas(false);
     appendChain(3);

@@ -10,6 +10,7 @@ import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.store.ReplicaRecord;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -38,6 +39,8 @@ public final class Replication implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Replication.class);
   static final long POLL_MS = 500;
+  /** Epochs after the one served that a follower applies as deltas; more are read as the newest, whole. */
+  static final int FOLLOW_BATCH = 16;
   private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule());
 
   /** What only the leader computes, as its heartbeat carries it to the followers. */
@@ -159,13 +162,13 @@ public final class Replication implements AutoCloseable {
 
   private void sync() {
     try {
-      long committed = store.lastEpoch();
-      lastCommitted = committed;
-      reconciler.storeReachable();
-      if (!reconciler.leading()) {
+      if (reconciler.leading()) {
+        lastCommitted = store.lastEpoch();
+      } else {
         // First: a follower's clients wait for this, not for the reads below.
-        follow(committed);
+        follow();
       }
+      reconciler.storeReachable();
       long revision = store.intent().revision();
       if (revision != interventions.revisionRead() && interventions.load() && reconciler.leading()) {
         reconciler.poke("operator intent changed on another replica");
@@ -182,9 +185,22 @@ public final class Replication implements AutoCloseable {
     }
   }
 
-  /** Hands the writer the newest committed epoch and the releases, if anything is newer. */
-  private void follow(long committed) {
+  /**
+   * Hands the writer the newest committed epoch and the releases, if anything is newer. The epochs
+   * after the one served are read as stored, in one query, and applied to it: after a one-endpoint
+   * change that is one small delta, not the newest epoch rebuilt from its chain. Only when they do
+   * not chain on it (a new chain after a takeover, a race, a follower far behind) is the newest
+   * epoch read whole.
+   */
+  private void follow() {
     Snapshot served = reconciler.published();
+    Snapshot newest = null;
+    if (served != null) {
+      List<SnapshotEnvelope> after = store.storedAfter(served.epoch(), FOLLOW_BATCH);
+      newest = after.isEmpty() || after.size() == FOLLOW_BATCH ? null : applied(served, after);
+    }
+    long committed = newest != null ? newest.epoch() : store.lastEpoch();
+    lastCommitted = committed;
     Map<Integer, Snapshot> released = Map.of();
     boolean newer = committed > 0 && (served == null || committed > served.epoch());
     if (waves.count() > 1) {
@@ -202,12 +218,26 @@ public final class Replication implements AutoCloseable {
     if (!newer) {
       return;
     }
-    // Built on what this replica serves when that is the parent: its clients look only at what changed.
-    Snapshot newest = store.latest().map(e -> Snapshot.fromEnvelope(e, served)).orElse(null);
+    if (newest == null) {
+      // Built on what this replica serves when that is the parent: its clients look only at what changed.
+      newest = store.latest().map(e -> Snapshot.fromEnvelope(e, served)).orElse(null);
+    }
     if (newest != null) {
       reconciler.follow(new Reconciler.Committed(newest, released));
     }
     loaded.keySet().removeIf(epoch -> served != null && epoch < served.epoch() - 100);
+  }
+
+  /** {@code stored} applied one after the other to {@code served}, or null if they do not chain on it. */
+  private static Snapshot applied(Snapshot served, List<SnapshotEnvelope> stored) {
+    Snapshot s = served;
+    for (SnapshotEnvelope e : stored) {
+      if (!e.getDelta() || e.getParentEpoch() != s.epoch()) {
+        return null;
+      }
+      s = Snapshot.fromDelta(e, s);
+    }
+    return s;
   }
 
   private Snapshot load(long epoch) {

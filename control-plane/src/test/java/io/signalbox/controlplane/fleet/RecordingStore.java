@@ -84,6 +84,11 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public List<SnapshotEnvelope> storedAfter(long epoch, int limit) {
+    return delegate.storedAfter(epoch, limit);
+  }
+
+  @Override
   public List<EpochRecord> epochs(int limit, long beforeEpoch) {
     return delegate.epochs(limit, beforeEpoch);
   }

@@ -142,6 +142,11 @@ class ReplicasTest {
     assertThat(all).allSatisfy(s -> {
       assertThat(versions(s)).isEqualTo(versions(leader));
       assertThat(s.xds().current().contentHash()).isEqualTo(leader.xds().current().contentHash());
+      // A follower applied the stored delta to what it served: every byte as the leader sealed it,
+      // and it knows what changed, as the leader does.
+      assertThat(s.xds().current().toEnvelope()).isEqualTo(leader.xds().current().toEnvelope());
+      assertThat(s.xds().current().resources(XdsType.ENDPOINT).changedSinceParent())
+          .isEqualTo(leader.xds().current().resources(XdsType.ENDPOINT).changedSinceParent());
     });
     JsonNode status = get(all.get(1), "/api/v1/status");
     assertThat(status.get("replicaId").asText()).isEqualTo("r2");

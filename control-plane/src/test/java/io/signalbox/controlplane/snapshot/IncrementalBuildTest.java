@@ -105,6 +105,50 @@ class IncrementalBuildTest {
   }
 
   @Test
+  void aDeltaAppliedToTheServedParentIsWhatItsFullEnvelopeRestoresAndSharesTheRest() {
+    Map<String, Integer> ports = new TreeMap<>();
+    Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
+    for (int i = 0; i < 20; i++) {
+      ports.put(String.format("c%02d", i), 80);
+      endpoints.put(String.format("c%02d", i), List.of(endpoint(1)));
+    }
+    List<TranslatedResource> first = resources(ports);
+    Snapshot one = builder.candidate(first, endpoints, null, CAUSE).seal(1, Instant.EPOCH);
+    // c07's assignment changes, c19 goes, a cluster "new" comes; endpoint lists change, go and come.
+    List<TranslatedResource> second = new ArrayList<>(first.subList(0, 39));
+    second.set(20 + 7, cla("c07", 81));
+    second.add(cluster("new", 1));
+    Map<String, List<EndpointSpec>> after = new TreeMap<>(endpoints);
+    after.put("c07", List.of(endpoint(5)));
+    after.remove("c19");
+    after.put("new", List.of(endpoint(1), endpoint(2)));
+    Snapshot two = builder.candidate(second, after, one, CAUSE).seal(2, Instant.parse("2026-12-02T05:00:00Z"));
+    Snapshot servedOne = Snapshot.fromEnvelope(one.toEnvelope());
+
+    Snapshot applied = Snapshot.fromDelta(EnvelopeDelta.of(one, two).orElseThrow(), servedOne);
+
+    assertThat(applied.toEnvelope()).isEqualTo(two.toEnvelope());
+    assertThat(applied.toEnvelope()).isEqualTo(Snapshot.fromEnvelope(two.toEnvelope(), servedOne).toEnvelope());
+    for (XdsType type : XdsType.values()) {
+      assertThat(applied.resources(type).changedSinceParent()).as(type.name())
+          .isEqualTo(two.resources(type).changedSinceParent());
+    }
+    assertThat(applied.resources(XdsType.ENDPOINT).get("c08")).isSameAs(servedOne.resources(XdsType.ENDPOINT)
+        .get("c08"));
+    List<String> visited = new ArrayList<>();
+    applied.forEachEndpointChange(servedOne, (cluster, before, list) -> visited.add(cluster));
+    assertThat(visited).as("only the lists the delta carries are new").containsExactly("c07", "c19", "new");
+    assertThat(applied.endpoints()).isEqualTo(two.endpoints());
+    assertThat(applied.createdAt()).isEqualTo(two.createdAt());
+
+    Snapshot three = builder.candidate(second, after, two, CAUSE).seal(3, Instant.EPOCH);
+    assertThatThrownBy(() -> Snapshot.fromDelta(EnvelopeDelta.of(two, three).orElseThrow(), servedOne))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a delta on epoch 2, not a delta on epoch 1");
+    assertThatThrownBy(() -> Snapshot.fromDelta(two.toEnvelope(), servedOne))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a delta");
+  }
+
+  @Test
   void aRemovedResourceDisappearsAndIsReported() {
     Snapshot one = builder.candidate(List.of(cluster("a", 1), cluster("b", 1), cluster("c", 1)), Map.of(), null, CAUSE)
         .seal(1, Instant.EPOCH);
