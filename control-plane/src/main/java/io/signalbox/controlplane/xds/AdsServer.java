@@ -209,6 +209,15 @@ public final class AdsServer implements XdsServer {
   private volatile Clients clients;
 
   /**
+   * Always the same list class, whichever way it was built: the rollout check, the fleet sampler
+   * and the recorder iterate it several times a second, and a second class at that call site made
+   * the JIT throw their compiled code away and compile it again (class_check traps, seen in JFR).
+   */
+  private static List<ClientStatus> listOf(ClientStatus[] statuses) {
+    return java.util.Collections.unmodifiableList(java.util.Arrays.asList(statuses));
+  }
+
+  /**
    * {@inheritDoc} The same list instance until a stream opens, closes or changes: the rollout
    * check, the status recorder and the metrics ask several times a second, and between changes
    * rebuilding a list of thousands of clients each time was most of what they cost. The order by
@@ -229,7 +238,7 @@ public final class AdsServer implements XdsServer {
       for (int i = 0; i < statuses.length; i++) {
         statuses[i] = last.order()[i].status();
       }
-      List<ClientStatus> list = java.util.Collections.unmodifiableList(java.util.Arrays.asList(statuses));
+      List<ClientStatus> list = listOf(statuses);
       clients = new Clients(changes, members, last.order(), list);
       return list;
     }
@@ -239,7 +248,7 @@ public final class AdsServer implements XdsServer {
         .sorted(Comparator.comparing((Row r) -> r.status().nodeId()).thenComparingLong(r -> r.status().streamId()))
         .toList();
     XdsStream[] order = rows.stream().map(Row::stream).toArray(XdsStream[]::new);
-    List<ClientStatus> list = rows.stream().map(Row::status).toList();
+    List<ClientStatus> list = listOf(rows.stream().map(Row::status).toArray(ClientStatus[]::new));
     clients = new Clients(changes, members, order, list);
     return list;
   }
