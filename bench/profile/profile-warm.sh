@@ -10,7 +10,7 @@
 #
 # Stop before the run's last epoch: the load tool stops the server soon after it. Signalbox only
 # (it reads the server's "published epoch N" lines). Needs jcmd (the JDK) and python3;
-# fetches async-profiler from Maven Central into ~/.m2 on first use. The profiler adds CPU of its
+# fetches async-profiler from Maven Central into ~/.cache/signalbox on first use. The profiler adds CPU of its
 # own: read shares, not milliseconds.
 set -euo pipefail
 [ $# -ge 5 ] && [ "$4" = "--" ] || { echo "usage: $0 <first epoch> <last epoch> <out.collapsed> -- <load tool args>" >&2; exit 2; }

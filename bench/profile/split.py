@@ -15,7 +15,7 @@ def group(frames):
     thread = re.sub(r"\s*tid=\d+\]?$", "", frames[0].strip("[]"))
     thread = re.sub(r"[-#]?\d+$", "", thread).rstrip("-")
     ours = [f for f in frames[1:] if f.startswith("io/signalbox") and "GatedStream" not in f]
-    if "CompilerThre" in thread or "Compiler" in thread:
+    if "Compiler" in thread:
         return "JIT compilers"
     if "G1 Refine" in thread:
         return "G1 concurrent refinement"

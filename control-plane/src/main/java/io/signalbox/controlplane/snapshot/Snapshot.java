@@ -195,11 +195,7 @@ public final class Snapshot {
     boolean onServed = served != null && served.epoch() == envelope.getParentEpoch() && envelope.getParentEpoch() > 0;
     EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
     for (io.signalbox.proto.v1.TypeResources tr : envelope.getTypesList()) {
-      XdsType type = XdsType.fromTypeUrl(tr.getTypeUrl());
-      if (type == null) {
-        throw new IllegalArgumentException("stored epoch " + envelope.getEpoch()
-            + " has unknown type " + tr.getTypeUrl());
-      }
+      XdsType type = typeOf(envelope, tr);
       TypeResources before = onServed ? served.resources(type) : null;
       Map<String, XdsResource> byName = new TreeMap<>();
       Set<String> changed = before == null ? null : new HashSet<>();
@@ -223,10 +219,7 @@ public final class Snapshot {
       }
       types.put(type, new TypeResources(type, tr.getVersionEpoch(), byName, changed));
     }
-    Map<String, List<EndpointSpec>> endpoints = EndpointRecords.fromProto(envelope.getEndpointsList());
-    Timestamp ts = envelope.getCreatedAt();
-    return new Snapshot(envelope.getEpoch(), envelope.getParentEpoch(), envelope.getContentHash(),
-        Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()), envelope.getProvenance(), types, endpoints);
+    return restored(envelope, types, EndpointRecords.fromProto(envelope.getEndpointsList()));
   }
 
   /**
@@ -244,15 +237,8 @@ public final class Snapshot {
           ? "a delta on epoch " + delta.getParentEpoch() : "not a delta") + ", not a delta on epoch " + parent.epoch());
     }
     EnumMap<XdsType, TypeResources> types = new EnumMap<>(XdsType.class);
-    for (TypeResources before : parent.types.values()) {
-      // A type the delta does not list is unchanged, at its version.
-      types.put(before.type(), new TypeResources(before.type(), before.versionEpoch(), before.byName(), Set.of()));
-    }
     for (io.signalbox.proto.v1.TypeResources tr : delta.getTypesList()) {
-      XdsType type = XdsType.fromTypeUrl(tr.getTypeUrl());
-      if (type == null) {
-        throw new IllegalArgumentException("stored epoch " + delta.getEpoch() + " has unknown type " + tr.getTypeUrl());
-      }
+      XdsType type = typeOf(delta, tr);
       MerkleTreap<XdsResource> byName = MerkleTreap.copyOf(parent.resources(type).byName(), ContentHash.RESOURCE,
           r -> r);
       Set<String> changed = new HashSet<>();
@@ -266,6 +252,11 @@ public final class Snapshot {
       }
       types.put(type, new TypeResources(type, tr.getVersionEpoch(), byName, changed));
     }
+    for (TypeResources before : parent.types.values()) {
+      // A type the delta does not list is unchanged, at its version.
+      types.computeIfAbsent(before.type(),
+          t -> new TypeResources(t, before.versionEpoch(), before.byName(), Set.of()));
+    }
     MerkleTreap<List<EndpointSpec>> endpoints = parent.endpoints;
     for (String cluster : delta.getRemovedEndpointClustersList()) {
       endpoints = endpoints.without(cluster);
@@ -273,9 +264,23 @@ public final class Snapshot {
     for (Map.Entry<String, List<EndpointSpec>> e : EndpointRecords.fromProto(delta.getEndpointsList()).entrySet()) {
       endpoints = endpoints.with(e.getKey(), List.copyOf(e.getValue()));
     }
-    Timestamp ts = delta.getCreatedAt();
-    return new Snapshot(delta.getEpoch(), delta.getParentEpoch(), delta.getContentHash(),
-        Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()), delta.getProvenance(), types, endpoints);
+    return restored(delta, types, endpoints);
+  }
+
+  private static XdsType typeOf(SnapshotEnvelope envelope, io.signalbox.proto.v1.TypeResources tr) {
+    XdsType type = XdsType.fromTypeUrl(tr.getTypeUrl());
+    if (type == null) {
+      throw new IllegalArgumentException("stored epoch " + envelope.getEpoch() + " has unknown type " + tr.getTypeUrl());
+    }
+    return type;
+  }
+
+  /** A snapshot with {@code envelope}'s header (epoch, parent, hash, time, provenance). */
+  private static Snapshot restored(SnapshotEnvelope envelope, Map<XdsType, TypeResources> types,
+      Map<String, List<EndpointSpec>> endpoints) {
+    Timestamp ts = envelope.getCreatedAt();
+    return new Snapshot(envelope.getEpoch(), envelope.getParentEpoch(), envelope.getContentHash(),
+        Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()), envelope.getProvenance(), types, endpoints);
   }
 
   private static XdsResource restored(XdsType type, StoredResource r) {
