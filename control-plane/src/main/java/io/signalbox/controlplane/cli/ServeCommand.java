@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.cli;
 
+import io.signalbox.controlplane.JvmSettings;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
@@ -11,6 +12,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,6 +22,8 @@ import picocli.CommandLine.Spec;
 /** {@code signalbox serve --config FILE}: runs the control plane until it is stopped. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the control plane.")
 public final class ServeCommand implements Callable<Integer> {
+
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
 
   /** Exit code for an invalid config at startup (DESIGN §6: usage error). */
   static final int INVALID_CONFIG = 2;
@@ -60,6 +65,7 @@ public final class ServeCommand implements Callable<Integer> {
         cfg.store().dataDir(),
         first(databaseUser, System.getenv("SIGNALBOX_DATABASE_USER"), cfg.store().user()),
         first(databasePassword, System.getenv("SIGNALBOX_DATABASE_PASSWORD"), cfg.store().password()));
+    JvmSettings.advice(JvmSettings.collector()).ifPresent(log::info);
     SignalboxServer server;
     try {
       server = SignalboxServer.start(file, cfg, target, Clock.systemUTC(), sourceProblems);

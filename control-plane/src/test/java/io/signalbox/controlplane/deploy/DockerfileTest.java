@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.signalbox.controlplane.JvmSettings;
 import io.signalbox.controlplane.Main;
 import io.signalbox.controlplane.config.AdminSettings;
 import io.signalbox.controlplane.config.XdsSettings;
@@ -62,6 +63,19 @@ class DockerfileTest {
       assertThat(i.keyword()).isEqualTo("RUN");
       assertThat(i.arguments()).contains("mvn ").contains("-pl control-plane -am").endsWith(" package");
     });
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "external"})
+  void eachFlavourStartsTheJvmWithTheOptionsSignalboxIsMeasuredWith(String flavour) {
+    String env = dockerfile.effective(flavour, "ENV").map(Instruction::arguments)
+        .orElseThrow(() -> new AssertionError(flavour + " sets no ENV"));
+    Matcher options = Pattern.compile("JDK_JAVA_OPTIONS=\"([^\"]*)\"").matcher(env);
+
+    assertThat(options.find()).as("JDK_JAVA_OPTIONS in %s", env).isTrue();
+    assertThat(List.of(options.group(1).trim().split("\\s+"))).as("JDK_JAVA_OPTIONS of %s", flavour)
+        .containsAll(JvmSettings.RECOMMENDED)
+        .anySatisfy(o -> assertThat(o).startsWith("-XX:MaxRAMPercentage="));
   }
 
   @Test

@@ -1,0 +1,54 @@
+package io.signalbox.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class JvmSettingsTest {
+
+  @Test
+  void theReadmesRunCommandsStartTheJvmWithTheRecommendedOptions() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    Matcher run = Pattern.compile("java ((?:-\\S+ )*)-jar control-plane/target/signalbox\\.jar serve").matcher(readme);
+
+    int commands = 0;
+    while (run.find()) {
+      commands++;
+      assertThat(List.of(run.group(1).trim().split("\\s+"))).as(run.group()).containsAll(JvmSettings.RECOMMENDED);
+    }
+    assertThat(commands).as("run commands in README.md").isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  void deployDocsNameTheRecommendedOptions() throws IOException {
+    String deploy = Files.readString(Path.of("..", "docs", "deploy.md"));
+
+    assertThat(deploy).contains("### JVM options");
+    JvmSettings.RECOMMENDED.forEach(option -> assertThat(deploy).contains("`" + option + "`"));
+    assertThat(JvmSettings.advice("G1")).hasValueSatisfying(line -> assertThat(line).contains("\"JVM options\""));
+  }
+
+  @Test
+  void namesTheCollectorByItsBeans() {
+    assertThat(JvmSettings.collector(List.of("PS Scavenge", "PS MarkSweep"))).isEqualTo("parallel");
+    assertThat(JvmSettings.collector(List.of("G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC")))
+        .isEqualTo("G1");
+    assertThat(JvmSettings.collector(List.of("Copy", "MarkSweepCompact"))).isEqualTo("serial");
+    assertThat(JvmSettings.collector(List.of("ZGC Cycles", "ZGC Pauses"))).isEqualTo("ZGC");
+    assertThat(JvmSettings.collector(List.of("Epsilon"))).isEqualTo("Epsilon");
+    assertThat(JvmSettings.collector()).as("this JVM's").isIn("parallel", "G1", "serial", "ZGC", "Shenandoah");
+  }
+
+  @Test
+  void advisesOnlyWhenTheCollectorIsNotTheRecommendedOne() {
+    assertThat(JvmSettings.advice("parallel")).isEmpty();
+    assertThat(JvmSettings.advice("G1")).hasValueSatisfying(line -> assertThat(line)
+        .startsWith("running with the G1 garbage collector").contains(String.join(" ", JvmSettings.RECOMMENDED)));
+  }
+}
