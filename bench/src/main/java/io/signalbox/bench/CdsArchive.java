@@ -1,5 +1,6 @@
 package io.signalbox.bench;
 
+import io.signalbox.controlplane.JvmSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ final class CdsArchive implements Callable<Integer> {
     }
     Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, Fleet.Mode.SOTW, 20, new Workload(20, 10),
         new ChangePlan(0, 3, 0, 0), store, "100ms", "100ms",
-        List.of("-Xmx512m", "-XX:ArchiveClassesAtExit=" + dumped), jar, dumped, LoadTool.absoluteClasspath(), workDir,
+        List.of("-Xmx512m", "-XX:ArchiveClassesAtExit=" + dumped), JvmSettings.RECOMMENDED, List.of(), jar, dumped, LoadTool.absoluteClasspath(), workDir,
         Duration.ofSeconds(60));
     RunResult result = LoadRun.run(scenario); // stopping the server (SIGTERM) makes it write the archive
     if (result.unconverged() != 0 || result.notReady() != 0 || result.errors() != 0) {
@@ -90,9 +91,11 @@ final class CdsArchive implements Callable<Integer> {
 
   /** Null when a JVM starts on the archive with {@code -Xshare:on} (no fallback), or why it does not. */
   private static String check(Path jar, Path dumped) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:SharedArchiveFile=" + dumped, "-Xshare:on", "-jar", jar.toString(), "--version")
-        .redirectErrorStream(true).start();
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JvmSettings.RECOMMENDED);
+    command.addAll(List.of("-XX:SharedArchiveFile=" + dumped, "-Xshare:on", "-jar", jar.toString(), "--version"));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
       p.destroyForcibly();

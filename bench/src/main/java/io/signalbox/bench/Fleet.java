@@ -76,6 +76,25 @@ final class Fleet implements AutoCloseable {
     return ready.getCount();
   }
 
+  /**
+   * The first {@code limit} clients that are not ready, each as "client N: channel STATE, R
+   * responses, E errors": whether a stuck client never got its stream through, or got an answer
+   * and lacks part of it.
+   */
+  List<String> notReadyClients(int limit) {
+    List<String> out = new ArrayList<>();
+    for (AdsClient c : clients) {
+      if (out.size() == limit) {
+        break;
+      }
+      if (c.state().readyAtNanos == 0) {
+        out.add("client " + c.state().id + ": channel " + c.channel().getState(false) + ", "
+            + c.state().responses.get() + " responses, " + c.state().errors.get() + " errors");
+      }
+    }
+    return out;
+  }
+
   /** The latest time a client became ready, or 0 if one never did. */
   long lastReadyNanos() {
     long last = 0;

@@ -79,8 +79,11 @@ public final class LoadRun {
         long stormTimeout = scenario.convergeTimeout().toMillis() * 4;
         boolean allReady = fleet.awaitReady(stormTimeout);
         double stormMillis = allReady ? (fleet.lastReadyNanos() - started) / 1e6 : stormTimeout;
-        log.info("{}: connect storm {} ms, {} clients not ready", scenario.label(), Math.round(stormMillis),
-            fleet.notReady());
+        log.info("{}: connect storm {} ms, {} clients not ready, {} stream errors", scenario.label(),
+            Math.round(stormMillis), fleet.notReady(), fleet.total(s -> s.errors.get()));
+        if (!allReady) {
+          log.warn("{}: not ready after the storm: {}", scenario.label(), fleet.notReadyClients(5));
+        }
         settle(fleet);
         long heapPerClient = (server.heapAfterGc() - heapIdle) / scenario.clients();
 
@@ -205,7 +208,7 @@ public final class LoadRun {
 
   private ServerProcess startServer(Path dir, int xdsPort, int adminPort) throws InterruptedException {
     Scenario.Target target = scenario.target();
-    List<String> jvmOptions = new ArrayList<>(scenario.serverJvmOptions());
+    List<String> jvmOptions = new ArrayList<>(scenario.jvmOptions());
     List<String> args = new ArrayList<>();
     if (target.signalbox()) {
       if (target == Scenario.Target.SIGNALBOX_CDS) {

@@ -1,5 +1,6 @@
 package io.signalbox.bench;
 
+import io.signalbox.controlplane.JvmSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +52,12 @@ public final class LoadTool implements Callable<Integer> {
       description = "sources.fileQuietPeriod (both targets); 0ms is safe here: the tool renames files into place")
   String fileQuietPeriod;
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx2g",
-      description = "JVM options of the server process (both targets)") String serverJvmOpts;
+      description = "JVM options of the server process (every target)") String serverJvmOpts;
+  @Option(names = "--signalbox-jvm-opts", description = "Added for Signalbox's targets; default: what it ships "
+      + "with, ${DEFAULT-VALUE}") String signalboxJvmOpts = String.join(" ", JvmSettings.RECOMMENDED);
+  @Option(names = "--baseline-jvm-opts", defaultValue = "",
+      description = "Added for java-control-plane's targets (careful, plain); default none: the JVM's G1")
+  String baselineJvmOpts;
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--cds-archive", defaultValue = "control-plane/target/signalbox.jsa",
       description = "The class-data-sharing archive the signalbox-cds target starts with") Path cdsArchive;
@@ -89,7 +95,8 @@ public final class LoadTool implements Callable<Integer> {
       return 1;
     }
     Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
-        debounce, fileQuietPeriod, Arrays.asList(serverJvmOpts.trim().split("\\s+")), signalboxJar, cdsArchive,
+        debounce, fileQuietPeriod, options(serverJvmOpts), options(signalboxJvmOpts), options(baselineJvmOpts),
+        signalboxJar, cdsArchive,
         absoluteClasspath(), workDir, timeout);
     boolean clean = true;
     for (int round = 1; round <= rounds; round++) {
@@ -104,6 +111,11 @@ public final class LoadTool implements Callable<Integer> {
       clean &= results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
     }
     return clean ? 0 : 1;
+  }
+
+  /** A JVM options string as arguments; blank is none. */
+  static List<String> options(String line) {
+    return line.isBlank() ? List.of() : Arrays.asList(line.trim().split("\\s+"));
   }
 
   /** {@code --target}'s values in order, aliases expanded. */

@@ -3,6 +3,7 @@ package io.signalbox.bench;
 import static io.signalbox.bench.RunResult.percentile;
 
 import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.controlplane.JvmSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,6 +50,8 @@ final class ReplicasTool implements Callable<Integer> {
   @Option(names = "--lease", defaultValue = "5s", description = "ha.leaseDuration") String lease;
   @Option(names = "--renew", defaultValue = "1s", description = "ha.renewInterval") String renew;
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms256m -Xmx1g") String serverJvmOpts;
+  @Option(names = "--signalbox-jvm-opts", description = "Added to --server-jvm-opts; default: what Signalbox ships "
+      + "with, ${DEFAULT-VALUE}") String signalboxJvmOpts = String.join(" ", JvmSettings.RECOMMENDED);
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--work-dir", defaultValue = "${sys:java.io.tmpdir}/signalbox-bench") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S") Duration timeout;
@@ -87,7 +90,9 @@ final class ReplicasTool implements Callable<Integer> {
               .replace("store: { url: " + postgres.jdbcUrl() + ", dataDir: ./data }",
                   "store: { url: \"" + postgres.jdbcUrl() + "\", user: postgres }\n"
                       + "ha: { replicaId: " + id + ", leaseDuration: " + lease + ", renewInterval: " + renew + " }"));
-          servers.add(ServerProcess.start(id, dir, Arrays.asList(serverJvmOpts.trim().split("\\s+")),
+          List<String> jvmOptions = new java.util.ArrayList<>(LoadTool.options(serverJvmOpts));
+          jvmOptions.addAll(LoadTool.options(signalboxJvmOpts));
+          servers.add(ServerProcess.start(id, dir, jvmOptions,
               List.of("-jar", signalboxJar.toAbsolutePath().toString(), "serve", "--config", id + ".yaml")));
         }
         for (int r = 0; r < replicas; r++) {

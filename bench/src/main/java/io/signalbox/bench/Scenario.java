@@ -20,6 +20,11 @@ import java.util.Objects;
  * @param debounce Signalbox's {@code reconcile.debounce}
  * @param fileQuietPeriod {@code sources.fileQuietPeriod}, for both control planes
  * @param convergeTimeout how long every client may take to hold a change (and, ×4, the connect storm)
+ * @param serverJvmOptions the server's JVM options, whichever the target (the heap)
+ * @param signalboxJvmOptions added for Signalbox's targets: by default what it ships with
+ *     ({@link io.signalbox.controlplane.JvmSettings#RECOMMENDED})
+ * @param baselineJvmOptions added for java-control-plane's targets: by default none (the JVM's G1,
+ *     which measured cheaper for them than the parallel collector)
  */
 public record Scenario(
     Target target,
@@ -31,6 +36,8 @@ public record Scenario(
     String debounce,
     String fileQuietPeriod,
     List<String> serverJvmOptions,
+    List<String> signalboxJvmOptions,
+    List<String> baselineJvmOptions,
     Path signalboxJar,
     Path cdsArchive,
     String benchClasspath,
@@ -66,11 +73,20 @@ public record Scenario(
       throw new IllegalArgumentException("clients must be 1..20000, was " + clients);
     }
     serverJvmOptions = List.copyOf(serverJvmOptions);
+    signalboxJvmOptions = List.copyOf(signalboxJvmOptions);
+    baselineJvmOptions = List.copyOf(baselineJvmOptions);
+  }
+
+  /** All JVM options of {@link #target}'s server. */
+  List<String> jvmOptions() {
+    List<String> all = new java.util.ArrayList<>(serverJvmOptions);
+    all.addAll(target.signalbox() ? signalboxJvmOptions : baselineJvmOptions);
+    return all;
   }
 
   Scenario withTarget(Target other) {
     return new Scenario(other, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
-        signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout);
+        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout);
   }
 
   String label() {

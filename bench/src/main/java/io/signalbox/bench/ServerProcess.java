@@ -27,7 +27,12 @@ final class ServerProcess implements AutoCloseable {
 
   /** Linux's USER_HZ: the unit of utime and stime in /proc/<pid>/stat on every mainstream kernel. */
   private static final long TICKS_PER_SECOND = 100;
-  private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total\\s+\\d+K,\\s+used\\s+(\\d+)K");
+  /**
+   * One generation's line of {@code GC.heap_info}: G1 prints one for the whole heap ("garbage-first
+   * heap total …K, used …K"), the parallel and serial collectors one per generation; their spaces
+   * (eden, from, to, object space) and metaspace are printed differently and do not match.
+   */
+  private static final Pattern HEAP_USED = Pattern.compile("total\\s+\\d+K,\\s+used\\s+(\\d+)K");
 
   private final String name;
   private final Process process;
@@ -175,10 +180,16 @@ final class ServerProcess implements AutoCloseable {
     jcmd("GC.run");
     String info = jcmd("GC.heap_info");
     Matcher m = HEAP_USED.matcher(info);
-    if (!m.find()) {
+    long kilobytes = 0;
+    boolean found = false;
+    while (m.find()) {
+      kilobytes += Long.parseLong(m.group(1));
+      found = true;
+    }
+    if (!found) {
       throw new IllegalStateException("cannot read heap use of " + name + " from:\n" + info);
     }
-    return Long.parseLong(m.group(1)) * 1024;
+    return kilobytes * 1024;
   }
 
   private String jcmd(String command) {

@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -57,5 +59,31 @@ class LoadToolOptionsTest {
     assertThat(outcome).isEqualTo(new Outcome(1, "no class-data-sharing archive at " + archive
         + " (build it: mvn -B -DskipTests package -Pcds; see docs/benchmarks.md, \"Class data sharing\")"));
     assertThat(dir.resolve("work")).doesNotExist();
+  }
+
+  @Test
+  void eachTargetRunsWithTheServerOptionsAndItsOwn() {
+    Scenario signalbox = new Scenario(Scenario.Target.SIGNALBOX, Fleet.Mode.SOTW, 10, new Workload(1, 1),
+        new ChangePlan(0, 0, 0, 1), "memory", "100ms", "100ms", List.of("-Xmx1g"), List.of("-XX:+UseParallelGC"),
+        List.of("-XX:+UseSerialGC"), dir.resolve("signalbox.jar"), dir.resolve("signalbox.jsa"), "", dir,
+        Duration.ofSeconds(1));
+
+    assertThat(signalbox.jvmOptions()).containsExactly("-Xmx1g", "-XX:+UseParallelGC");
+    assertThat(signalbox.withTarget(Scenario.Target.SIGNALBOX_CDS).jvmOptions())
+        .containsExactly("-Xmx1g", "-XX:+UseParallelGC");
+    assertThat(signalbox.withTarget(Scenario.Target.CAREFUL).jvmOptions())
+        .containsExactly("-Xmx1g", "-XX:+UseSerialGC");
+    assertThat(signalbox.withTarget(Scenario.Target.PLAIN).jvmOptions())
+        .containsExactly("-Xmx1g", "-XX:+UseSerialGC");
+  }
+
+  @Test
+  void readsJvmOptionsAsArgumentsAndBlankAsNone() {
+    assertThat(LoadTool.options("  ")).isEmpty();
+    assertThat(LoadTool.options(" -Xms1g  -Xmx4g ")).containsExactly("-Xms1g", "-Xmx4g");
+    LoadTool tool = new LoadTool();
+    new CommandLine(tool).parseArgs();
+    assertThat(LoadTool.options(tool.signalboxJvmOpts)).isEqualTo(io.signalbox.controlplane.JvmSettings.RECOMMENDED);
+    assertThat(LoadTool.options(tool.baselineJvmOpts)).isEmpty();
   }
 }

@@ -2,6 +2,7 @@ package io.signalbox.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.controlplane.JvmSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -60,7 +61,7 @@ class LoadToolSmokeIT {
   private Scenario scenario(Fleet.Mode mode) {
     Path jar = Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar"));
     return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), PLAN, "memory", "100ms", "100ms",
-        List.of("-Xmx512m"), jar, jar.resolveSibling("signalbox.jsa"), LoadTool.absoluteClasspath(), workDir,
+        List.of("-Xmx512m"), JvmSettings.RECOMMENDED, List.of(), jar, jar.resolveSibling("signalbox.jsa"), LoadTool.absoluteClasspath(), workDir,
         Duration.ofSeconds(30));
   }
 }
