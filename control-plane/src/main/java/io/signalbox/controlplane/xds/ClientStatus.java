@@ -48,11 +48,24 @@ public record ClientStatus(
         lastConvergence, types, replica);
   }
 
+  /**
+   * @param previous the stream's status before this one, or null: a stream's node is set once, so
+   *     when the ids agree its node fields are taken from there instead of read and joined again
+   *     (a fleet-wide status walk rebuilds every client's status after each change)
+   */
   static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, String wave,
-      Duration lastConvergence, Map<String, TypeStatus> types) {
+      Duration lastConvergence, Map<String, TypeStatus> types, ClientStatus previous) {
+    long epoch = Long.MAX_VALUE;
+    for (TypeStatus t : types.values()) {
+      epoch = Math.min(epoch, t.syncedEpoch());
+    }
+    epoch = types.isEmpty() ? 0 : epoch;
+    if (previous != null && previous.nodeId().equals(node.getId())) {
+      return new ClientStatus(previous.nodeId(), previous.nodeCluster(), previous.zone(), previous.userAgent(),
+          previous.region(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+    }
     String agent = node.getUserAgentName()
         + (node.hasUserAgentVersion() ? " " + node.getUserAgentVersion() : "");
-    long epoch = types.values().stream().mapToLong(TypeStatus::syncedEpoch).min().orElse(0);
     return new ClientStatus(node.getId(), node.getCluster(), node.getLocality().getZone(), agent.trim(),
         node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
   }

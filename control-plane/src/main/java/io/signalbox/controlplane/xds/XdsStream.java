@@ -230,7 +230,7 @@ final class XdsStream {
     for (Subscription s : subscriptions.values()) {
       types.put(s.type.typeUrl(), s.reported);
     }
-    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types);
+    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types, status);
     return status;
   }
 }
