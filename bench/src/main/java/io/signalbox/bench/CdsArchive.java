@@ -80,8 +80,8 @@ final class CdsArchive implements Callable<Integer> {
     }
     Scenario scenario = new Scenario(Scenario.Target.SIGNALBOX, Fleet.Mode.SOTW, 20, new Workload(20, 10),
         new ChangePlan(0, 3, 0, 0), store, "100ms", "100ms",
-        List.of("-Xmx512m", "-XX:ArchiveClassesAtExit=" + dumped), JvmSettings.RECOMMENDED, List.of(), jar, dumped, LoadTool.absoluteClasspath(), workDir,
-        Duration.ofSeconds(60));
+        List.of("-Xmx512m", "-XX:ArchiveClassesAtExit=" + dumped), JvmSettings.RECOMMENDED, List.of(), jar, dumped,
+        LoadTool.absoluteClasspath(), workDir, Duration.ofSeconds(60));
     RunResult result = LoadRun.run(scenario); // stopping the server (SIGTERM) makes it write the archive
     if (result.unconverged() != 0 || result.notReady() != 0 || result.errors() != 0) {
       return "the training fleet did not converge";

@@ -96,8 +96,7 @@ public final class LoadTool implements Callable<Integer> {
     }
     Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
         debounce, fileQuietPeriod, options(serverJvmOpts), options(signalboxJvmOpts), options(baselineJvmOpts),
-        signalboxJar, cdsArchive,
-        absoluteClasspath(), workDir, timeout);
+        signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout);
     boolean clean = true;
     for (int round = 1; round <= rounds; round++) {
       List<RunResult> results = new ArrayList<>();

@@ -2,8 +2,8 @@ package io.signalbox.bench;
 
 import static io.signalbox.bench.RunResult.percentile;
 
-import io.signalbox.store.EmbeddedDatabase;
 import io.signalbox.controlplane.JvmSettings;
+import io.signalbox.store.EmbeddedDatabase;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

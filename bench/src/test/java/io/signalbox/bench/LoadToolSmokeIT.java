@@ -61,7 +61,7 @@ class LoadToolSmokeIT {
   private Scenario scenario(Fleet.Mode mode) {
     Path jar = Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar"));
     return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), PLAN, "memory", "100ms", "100ms",
-        List.of("-Xmx512m"), JvmSettings.RECOMMENDED, List.of(), jar, jar.resolveSibling("signalbox.jsa"), LoadTool.absoluteClasspath(), workDir,
-        Duration.ofSeconds(30));
+        List.of("-Xmx512m"), JvmSettings.RECOMMENDED, List.of(), jar, jar.resolveSibling("signalbox.jsa"),
+        LoadTool.absoluteClasspath(), workDir, Duration.ofSeconds(30));
   }
 }
