@@ -1,6 +1,5 @@
 package io.signalbox.bench;
 
-import io.signalbox.controlplane.JvmSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -53,8 +53,7 @@ public final class LoadTool implements Callable<Integer> {
   String fileQuietPeriod;
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx2g",
       description = "JVM options of the server process (every target)") String serverJvmOpts;
-  @Option(names = "--signalbox-jvm-opts", description = "Added for Signalbox's targets; default: what it ships "
-      + "with, ${DEFAULT-VALUE}") String signalboxJvmOpts = String.join(" ", JvmSettings.RECOMMENDED);
+  @Mixin SignalboxJvmOptions signalboxJvm = new SignalboxJvmOptions();
   @Option(names = "--baseline-jvm-opts", defaultValue = "",
       description = "Added for java-control-plane's targets (careful, plain); default none: the JVM's G1")
   String baselineJvmOpts;
@@ -95,7 +94,7 @@ public final class LoadTool implements Callable<Integer> {
       return 1;
     }
     Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
-        debounce, fileQuietPeriod, options(serverJvmOpts), options(signalboxJvmOpts), options(baselineJvmOpts),
+        debounce, fileQuietPeriod, options(serverJvmOpts), signalboxJvm.list(), options(baselineJvmOpts),
         signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout);
     boolean clean = true;
     for (int round = 1; round <= rounds; round++) {

@@ -2,7 +2,6 @@ package io.signalbox.bench;
 
 import static io.signalbox.bench.RunResult.percentile;
 
-import io.signalbox.controlplane.JvmSettings;
 import io.signalbox.store.EmbeddedDatabase;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,8 +50,7 @@ final class ReplicasTool implements Callable<Integer> {
   @Option(names = "--lease", defaultValue = "5s", description = "ha.leaseDuration") String lease;
   @Option(names = "--renew", defaultValue = "1s", description = "ha.renewInterval") String renew;
   @Option(names = "--server-jvm-opts", defaultValue = "-Xms256m -Xmx1g") String serverJvmOpts;
-  @Option(names = "--signalbox-jvm-opts", description = "Added to --server-jvm-opts; default: what Signalbox ships "
-      + "with, ${DEFAULT-VALUE}") String signalboxJvmOpts = String.join(" ", JvmSettings.RECOMMENDED);
+  @Mixin SignalboxJvmOptions signalboxJvm = new SignalboxJvmOptions();
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--work-dir", defaultValue = "${sys:java.io.tmpdir}/signalbox-bench") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S") Duration timeout;
@@ -91,7 +90,7 @@ final class ReplicasTool implements Callable<Integer> {
                   "store: { url: \"" + postgres.jdbcUrl() + "\", user: postgres }\n"
                       + "ha: { replicaId: " + id + ", leaseDuration: " + lease + ", renewInterval: " + renew + " }"));
           List<String> jvmOptions = new java.util.ArrayList<>(LoadTool.options(serverJvmOpts));
-          jvmOptions.addAll(LoadTool.options(signalboxJvmOpts));
+          jvmOptions.addAll(signalboxJvm.list());
           servers.add(ServerProcess.start(id, dir, jvmOptions,
               List.of("-jar", signalboxJar.toAbsolutePath().toString(), "serve", "--config", id + ".yaml")));
         }

@@ -83,7 +83,7 @@ class LoadToolOptionsTest {
     assertThat(LoadTool.options(" -Xms1g  -Xmx4g ")).containsExactly("-Xms1g", "-Xmx4g");
     LoadTool tool = new LoadTool();
     new CommandLine(tool).parseArgs();
-    assertThat(LoadTool.options(tool.signalboxJvmOpts)).isEqualTo(io.signalbox.controlplane.JvmSettings.RECOMMENDED);
+    assertThat(tool.signalboxJvm.list()).isEqualTo(io.signalbox.controlplane.JvmSettings.RECOMMENDED);
     assertThat(LoadTool.options(tool.baselineJvmOpts)).isEmpty();
   }
 }
