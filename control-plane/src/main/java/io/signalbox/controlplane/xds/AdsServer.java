@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
@@ -136,9 +135,8 @@ public final class AdsServer implements XdsServer {
     V3DiscoveryServer discovery = new V3DiscoveryServer(
         List.of(tracker),
         watcher,
-        // One sequential executor per stream: a stream's responses leave in the order they were
-        // computed, streams proceed in parallel, and no response is written under a lock.
-        () -> MoreExecutors.newSequentialExecutor(sendPool),
+        // One sequential executor per stream, its connection's event loop: see StreamExecutors.
+        new StreamExecutors(sendPool),
         new PrepackedSerializer(),
         new DefaultStartupConfigs());
     InetSocketAddress bind = new InetSocketAddress(address, port);
