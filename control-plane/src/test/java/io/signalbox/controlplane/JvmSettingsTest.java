@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,8 @@ class JvmSettingsTest {
 
     assertThat(deploy).contains("### JVM options");
     JvmSettings.RECOMMENDED.forEach(option -> assertThat(deploy).contains("`" + option + "`"));
-    assertThat(JvmSettings.advice("G1")).hasValueSatisfying(line -> assertThat(line).contains("\"JVM options\""));
+    assertThat(JvmSettings.advice(List.of("-XX:+AlwaysPreTouch"), "parallel"))
+        .hasValueSatisfying(line -> assertThat(line).contains("\"JVM options\""));
   }
 
   @Test
@@ -46,9 +49,24 @@ class JvmSettingsTest {
   }
 
   @Test
-  void advisesOnlyWhenTheCollectorIsNotTheRecommendedOne() {
-    assertThat(JvmSettings.advice("parallel")).isEmpty();
-    assertThat(JvmSettings.advice("G1")).hasValueSatisfying(line -> assertThat(line)
-        .startsWith("running with the G1 garbage collector").contains(String.join(" ", JvmSettings.RECOMMENDED)));
+  void findsWhichRecommendedSwitchesAreOff() {
+    Map<String, String> flags = new HashMap<>(Map.of("UseParallelGC", "true", "AlwaysPreTouch", "false"));
+
+    // UseTransparentHugePages unknown to this JVM (null), AlwaysPreTouch off.
+    assertThat(JvmSettings.notInEffect(flags::get))
+        .containsExactly("-XX:+UseTransparentHugePages", "-XX:+AlwaysPreTouch");
+    flags.put("UseTransparentHugePages", "true");
+    flags.put("AlwaysPreTouch", "true");
+    assertThat(JvmSettings.notInEffect(flags::get)).isEmpty();
+    assertThat(JvmSettings.notInEffect()).as("this JVM's").isSubsetOf(JvmSettings.RECOMMENDED);
+  }
+
+  @Test
+  void advisesOnlyWhenSomethingRecommendedIsNotInEffect() {
+    assertThat(JvmSettings.advice(List.of(), "parallel")).isEmpty();
+    assertThat(JvmSettings.advice(List.of("-XX:+UseParallelGC", "-XX:+AlwaysPreTouch"), "G1"))
+        .hasValueSatisfying(line -> assertThat(line)
+            .startsWith("running with the G1 garbage collector and without -XX:+UseParallelGC -XX:+AlwaysPreTouch;")
+            .contains(String.join(" ", JvmSettings.RECOMMENDED)));
   }
 }

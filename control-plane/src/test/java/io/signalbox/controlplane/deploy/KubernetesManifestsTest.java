@@ -102,6 +102,10 @@ class KubernetesManifestsTest {
     assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
     assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
+    // The image's JVM touches its whole heap at start (-XX:+AlwaysPreTouch, docs/deploy.md): a
+    // request below the limit would leave that memory open to eviction under node pressure.
+    assertThat(container.getResources().getRequests().get("memory")).as("memory request")
+        .isEqualTo(container.getResources().getLimits().get("memory"));
     // The JVM (and the embedded PostgreSQL) write under java.io.tmpdir; the root filesystem is read-only.
     VolumeMount tmp = container.getVolumeMounts().stream().filter(m -> m.getMountPath().equals("/tmp")).findFirst()
         .orElseThrow(() -> new AssertionError(overlay + ": nothing writable is mounted at /tmp"));
