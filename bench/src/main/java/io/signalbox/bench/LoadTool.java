@@ -51,12 +51,21 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--file-quiet-period", defaultValue = "100ms",
       description = "sources.fileQuietPeriod (both targets); 0ms is safe here: the tool renames files into place")
   String fileQuietPeriod;
-  @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx2g",
+  // A fixed heap, as the image runs it: with -XX:+AlwaysPreTouch every expansion is touched inside a pause.
+  @Option(names = "--server-jvm-opts", defaultValue = "-Xms2g -Xmx2g",
       description = "JVM options of the server process (every target)") String serverJvmOpts;
   @Mixin SignalboxJvmOptions signalboxJvm = new SignalboxJvmOptions();
-  @Option(names = "--baseline-jvm-opts", defaultValue = "",
-      description = "Added for java-control-plane's targets (careful, plain); default none: the JVM's G1")
+  @Option(names = "--baseline-jvm-opts", defaultValue = BASELINE_JVM_OPTIONS,
+      description = "Added for java-control-plane's targets (careful, plain); default: the JVM's G1 and "
+          + "${DEFAULT-VALUE}, what measured best for them")
   String baselineJvmOpts;
+
+  /**
+   * The careful baseline at its best: the JVM's G1 (the parallel collector cost it more), and the
+   * heap touched at start in huge pages, as Signalbox ships (docs/benchmarks.md, "Results: issue 17,
+   * fifth part").
+   */
+  static final String BASELINE_JVM_OPTIONS = "-XX:+UseTransparentHugePages -XX:+AlwaysPreTouch";
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--cds-archive", defaultValue = "control-plane/target/signalbox.jsa",
       description = "The class-data-sharing archive the signalbox-cds target starts with") Path cdsArchive;

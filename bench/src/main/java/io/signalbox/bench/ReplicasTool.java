@@ -49,7 +49,9 @@ final class ReplicasTool implements Callable<Integer> {
   @Option(names = "--mode", defaultValue = "sotw", converter = LoadTool.ModeConverter.class) Fleet.Mode mode;
   @Option(names = "--lease", defaultValue = "5s", description = "ha.leaseDuration") String lease;
   @Option(names = "--renew", defaultValue = "1s", description = "ha.renewInterval") String renew;
-  @Option(names = "--server-jvm-opts", defaultValue = "-Xms256m -Xmx1g") String serverJvmOpts;
+  // A fixed heap, as the image runs it: with -XX:+AlwaysPreTouch every expansion is touched inside a pause.
+  @Option(names = "--server-jvm-opts", defaultValue = "-Xms1g -Xmx1g",
+      description = "JVM options of each replica's process") String serverJvmOpts;
   @Mixin SignalboxJvmOptions signalboxJvm = new SignalboxJvmOptions();
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--work-dir", defaultValue = "${sys:java.io.tmpdir}/signalbox-bench") Path workDir;

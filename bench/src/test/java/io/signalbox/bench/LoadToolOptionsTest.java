@@ -84,6 +84,8 @@ class LoadToolOptionsTest {
     LoadTool tool = new LoadTool();
     new CommandLine(tool).parseArgs();
     assertThat(tool.signalboxJvm.list()).isEqualTo(io.signalbox.controlplane.JvmSettings.RECOMMENDED);
-    assertThat(LoadTool.options(tool.baselineJvmOpts)).isEmpty();
+    assertThat(LoadTool.options(tool.baselineJvmOpts))
+        .containsExactly("-XX:+UseTransparentHugePages", "-XX:+AlwaysPreTouch")
+        .doesNotContain("-XX:+UseParallelGC");
   }
 }
