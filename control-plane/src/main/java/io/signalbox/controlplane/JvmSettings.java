@@ -24,9 +24,9 @@ import java.util.function.Function;
  * streams into memory the process had never touched, and on a virtual machine each first touch of
  * a 4 KB page is a fault into the hypervisor. Those pauses took 2.4 s; touched beforehand, in
  * 2 MB pages, 0.5–0.9 s. Huge pages also cost the hypervisor fewer page-table walks afterwards:
- * the warm per-change CPU at 1,000 delta clients fell by a third. The price is start-up, 2–7 s
- * more at a 4 GB heap. Pre-touch covers the initial heap, so the image starts with the heap at
- * its maximum.
+ * the warm per-change CPU at 1,000 delta clients, compiler aside, fell by about a quarter. The
+ * price is start-up, 2–8 s more at a 4 GB heap. Pre-touch covers the initial heap, so the image
+ * starts with the heap at its maximum.
  */
 public final class JvmSettings {
 

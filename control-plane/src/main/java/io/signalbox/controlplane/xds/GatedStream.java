@@ -202,7 +202,8 @@ final class GatedStream<Q, A> {
    * The call as java-control-plane holds it. Once the gate has closed it, the library's own close
    * and any response still on its way are dropped: grpc's calls refuse a second close, and a
    * call's methods must not run on two threads at once (the gate runs on the transport thread, the
-   * library sends from its send pool), hence the lock.
+   * library sends from the stream's executor: that same event loop, or a pool thread for a stream
+   * started elsewhere, see StreamExecutors), hence the lock.
    */
   static final class GatedCall<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
     private boolean closed; // guarded by this
