@@ -13,11 +13,11 @@ import java.util.concurrent.Executor;
  * <p>java-control-plane asks for it when a stream starts, and grpc starts a call on the thread of
  * the connection's event loop (the server runs with a direct executor). That event loop is the
  * executor: it is sequential, it is the thread that writes the connection anyway, and a response
- * handed to it is serialized, written and flushed by that one thread. Sending from a pool of our
- * own cost each response a second hand-off (pool thread, then event loop) and, at 1,000 delta
- * clients, about 6 ms of a change's CPU in the pool's threads alone (docs/benchmarks.md).
- * Off an event loop (a caller that is not grpc's transport) the stream gets a sequential executor
- * over {@code pool}.
+ * handed to it is serialized, written and flushed by that one thread, where a pool of our own
+ * made each response hop twice (pool thread, then event loop). The CPU that saved was within the
+ * load tool's spread (docs/benchmarks.md, "Results: issue 17, fifth part"); the hop is gone all
+ * the same. Off an event loop (a caller that is not grpc's transport) the stream gets a
+ * sequential executor over {@code pool}.
  */
 final class StreamExecutors implements ExecutorGroup {
 
