@@ -123,6 +123,7 @@ public final class LoadRun {
     long serializationsBefore = serializations(adminPort);
     long cpuBefore = server.cpuMillis();
     long jitBefore = server.jitCpuMillis();
+    long databaseBefore = server.childrenCpuMillis();
     long ownCpuBefore = ServerProcess.ownCpuMillis();
     List<RunResult.ChangeResult> changes = new ArrayList<>();
     for (int k = from; k < from + count; k++) {
@@ -130,9 +131,11 @@ public final class LoadRun {
     }
     double cpuPerChange = (server.cpuMillis() - cpuBefore) / (double) count;
     double jitPerChange = (server.jitCpuMillis() - jitBefore) / (double) count;
+    double databasePerChange = (server.childrenCpuMillis() - databaseBefore) / (double) count;
     double ownCpuPerChange = (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) count;
     long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
-    return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, ownCpuPerChange, serializations);
+    return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, databasePerChange, ownCpuPerChange,
+        serializations);
   }
 
   /**

@@ -31,6 +31,9 @@ final class ResultTable {
       new Row<>("server CPU ms/change", RunResult.Phase::cpuMillisPerChange, "%.1f"),
       new Row<>("  of which JIT compiler", RunResult.Phase::jitCpuMillisPerChange, "%.1f"),
       new Row<>("server CPU excl. JIT ms/change", p -> p.cpuMillisPerChange() - p.jitCpuMillisPerChange(), "%.1f"),
+      new Row<>("its PostgreSQL CPU ms/change", RunResult.Phase::databaseCpuMillisPerChange, "%.1f"),
+      new Row<>("server + PostgreSQL CPU ms/change",
+          p -> p.cpuMillisPerChange() + p.databaseCpuMillisPerChange(), "%.1f"),
       new Row<>("load tool CPU ms/change", RunResult.Phase::loadToolCpuMillisPerChange, "%.1f"),
       new Row<>("client-changes not converged", p -> p.unconverged(), "%.0f"),
       new Row<>("serializations/change", p -> p.serializations() < 0 || p.changes().isEmpty()

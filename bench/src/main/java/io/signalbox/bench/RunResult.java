@@ -66,6 +66,7 @@ public record RunResult(
       List<ChangeResult> changes,
       double cpuMillisPerChange,
       double jitCpuMillisPerChange,
+      double databaseCpuMillisPerChange,
       double loadToolCpuMillisPerChange,
       long serializations) {
 

@@ -155,6 +155,31 @@ final class ServerProcess implements AutoCloseable {
     return ticks * 1000 / TICKS_PER_SECOND;
   }
 
+  /**
+   * CPU time of the processes the server started, in milliseconds: the embedded PostgreSQL's
+   * postmaster and backends, which write every epoch and every client status row. Each live
+   * descendant counts its own time and that of its children it has reaped (a backend or autovacuum
+   * worker that exited is in its parent's), so nothing is counted twice; a process that exited
+   * unreaped between two readings is missed, so this can only under-report. Zero for a server with
+   * no child processes (the baselines, {@code --store memory}).
+   */
+  long childrenCpuMillis() {
+    return descendantsCpuMillis(pid());
+  }
+
+  static long descendantsCpuMillis(long pid) {
+    long ticks = 0;
+    for (ProcessHandle child : (Iterable<ProcessHandle>) ProcessHandle.of(pid).stream()
+        .flatMap(ProcessHandle::descendants)::iterator) {
+      try {
+        ticks += cpuTicksWithReaped(Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat")));
+      } catch (IOException e) {
+        // The process ended between listing and reading.
+      }
+    }
+    return ticks * 1000 / TICKS_PER_SECOND;
+  }
+
   /** The same for this JVM: the load generator's own cost, which shares the machine with the server. */
   static long ownCpuMillis() {
     return cpuMillis(ProcessHandle.current().pid(), "the load tool");
@@ -169,10 +194,20 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** utime + stime of a {@code /proc/.../stat} line (a process's or one thread's), in ticks. */
-  private static long cpuTicks(String stat) {
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+  static long cpuTicks(String stat) {
+    String[] f = statFields(stat);
     return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime (14th), stime (15th)
+  }
+
+  /** The same plus cutime + cstime: what the process's reaped children used. */
+  static long cpuTicksWithReaped(String stat) {
+    String[] f = statFields(stat);
+    return cpuTicks(stat) + Long.parseLong(f[13]) + Long.parseLong(f[14]); // cutime (16th), cstime (17th)
+  }
+
+  /** The fields after the command name, which is in parentheses and may contain spaces. */
+  private static String[] statFields(String stat) {
+    return stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
   }
 
   /** Heap in use right after a full GC, in bytes, via {@code jcmd GC.run} and {@code GC.heap_info}. */
