@@ -117,13 +117,21 @@ public final class LoadRun {
     return from + count;
   }
 
+  /**
+   * The embedded store's {@code postmaster.pid}: the run's config puts {@code store.dataDir} at
+   * {@code ./data} (Workload), and the embedded store keeps its cluster in {@code postgres} there.
+   */
+  private static Path postmasterPid(Path dir) {
+    return dir.resolve("data").resolve("postgres").resolve("postmaster.pid");
+  }
+
   /** Applies changes {@code from .. from+count-1} and measures them as one phase. */
   private RunResult.Phase measured(String name, Path dir, Fleet fleet, ServerProcess server, int adminPort, int from,
       int count) throws InterruptedException {
     long serializationsBefore = serializations(adminPort);
     long cpuBefore = server.cpuMillis();
     long jitBefore = server.jitCpuMillis();
-    long databaseBefore = server.childrenCpuMillis();
+    long databaseBefore = ServerProcess.postgresCpuMillis(postmasterPid(dir));
     long ownCpuBefore = ServerProcess.ownCpuMillis();
     List<RunResult.ChangeResult> changes = new ArrayList<>();
     for (int k = from; k < from + count; k++) {
@@ -131,7 +139,7 @@ public final class LoadRun {
     }
     double cpuPerChange = (server.cpuMillis() - cpuBefore) / (double) count;
     double jitPerChange = (server.jitCpuMillis() - jitBefore) / (double) count;
-    double databasePerChange = (server.childrenCpuMillis() - databaseBefore) / (double) count;
+    double databasePerChange = (ServerProcess.postgresCpuMillis(postmasterPid(dir)) - databaseBefore) / (double) count;
     double ownCpuPerChange = (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) count;
     long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
     return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, databasePerChange, ownCpuPerChange,

@@ -156,23 +156,31 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * CPU time of the processes the server started, in milliseconds: the embedded PostgreSQL's
-   * postmaster and backends, which write every epoch and every client status row. Each live
-   * descendant counts its own time and that of its children it has reaped (a backend or autovacuum
-   * worker that exited is in its parent's), so nothing is counted twice; a process that exited
-   * unreaped between two readings is missed, so this can only under-report. Zero for a server with
-   * no child processes (the baselines, {@code --store memory}).
+   * CPU time of the PostgreSQL whose {@code postmaster.pid} is {@code postmasterPid}, in
+   * milliseconds: the embedded store a Signalbox server starts (its postmaster runs detached, not
+   * as the server's child) writes every epoch and every client status row. The postmaster and each
+   * live backend count their own time and that of their children they have reaped (a backend or
+   * autovacuum worker that exited is in its parent's), so nothing is counted twice; a process that
+   * exited unreaped between two readings is missed, so this can only under-report. Zero when there
+   * is no such file (the baselines, {@code --store memory}).
    */
-  long childrenCpuMillis() {
-    return descendantsCpuMillis(pid());
+  static long postgresCpuMillis(Path postmasterPid) {
+    long pid;
+    try {
+      pid = Long.parseLong(Files.readAllLines(postmasterPid).get(0).trim());
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return treeCpuMillis(pid);
   }
 
-  static long descendantsCpuMillis(long pid) {
+  /** CPU time of process {@code pid} and its descendants, each with what it reaped, in milliseconds. */
+  static long treeCpuMillis(long pid) {
     long ticks = 0;
-    for (ProcessHandle child : (Iterable<ProcessHandle>) ProcessHandle.of(pid).stream()
-        .flatMap(ProcessHandle::descendants)::iterator) {
+    for (ProcessHandle p : (Iterable<ProcessHandle>) ProcessHandle.of(pid).stream()
+        .flatMap(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root), root.descendants()))::iterator) {
       try {
-        ticks += cpuTicksWithReaped(Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat")));
+        ticks += cpuTicksWithReaped(Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat")));
       } catch (IOException e) {
         // The process ended between listing and reading.
       }

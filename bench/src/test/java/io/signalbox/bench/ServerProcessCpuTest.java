@@ -3,13 +3,16 @@ package io.signalbox.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The load tool's CPU readings: a process's own time, and its descendants' (the embedded
- * PostgreSQL's processes under a Signalbox server), read from {@code /proc}.
+ * The load tool's CPU readings, from {@code /proc}: a process's own time, and a whole process tree's
+ * (the embedded PostgreSQL's, found through its pid file).
  */
 class ServerProcessCpuTest {
 
@@ -25,21 +28,21 @@ class ServerProcessCpuTest {
   }
 
   @Test
-  void countsWhatTheDescendantsOfAProcessUsed() throws Exception {
+  void countsAProcessTreeNamedByItsPidFile(@TempDir Path dir) throws Exception {
     // A parent that only waits, and a child that spins until it is stopped.
     Process parent = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' & wait").start();
+    Process idle = new ProcessBuilder("sleep", "60").start();
     try {
-      await().atMost(Duration.ofSeconds(30))
-          .until(() -> ServerProcess.descendantsCpuMillis(parent.pid()) >= 200);
-      Process idle = new ProcessBuilder("sleep", "60").start();
-      try {
-        assertThat(ServerProcess.descendantsCpuMillis(idle.pid())).as("no descendants").isZero();
-      } finally {
-        idle.destroy();
-      }
+      Path pidFile = Files.writeString(dir.resolve("postmaster.pid"), parent.pid() + "\n/some/data/dir\n");
+      await().atMost(Duration.ofSeconds(30)).until(() -> ServerProcess.postgresCpuMillis(pidFile) >= 200);
+
+      Files.writeString(pidFile, idle.pid() + "\n");
+      assertThat(ServerProcess.postgresCpuMillis(pidFile)).as("an idle process with no children").isLessThan(100);
+      assertThat(ServerProcess.postgresCpuMillis(dir.resolve("missing.pid"))).isZero();
     } finally {
       parent.descendants().forEach(ProcessHandle::destroy);
       parent.destroy();
+      idle.destroy();
       parent.waitFor(10, TimeUnit.SECONDS);
     }
   }
