@@ -43,4 +43,30 @@ class PostgresClientStatusTest extends ClientStatusContract {
     assertThat(store.clients().all()).containsExactly(client.disconnected(T0));
     assertThat(store.clients().nacksOf(2L)).containsExactly(event);
   }
+
+  /**
+   * The recorder rewrites about one row per client on every change; an update can stay on its page
+   * (a heap-only tuple, no index entries) only if no index covers a column it changes, and all it
+   * changes are the non-key columns.
+   */
+  @Test
+  void indexesCoverOnlyTheKeySoStatusUpdatesCanStayOnTheirPage() throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, postgres.user(), postgres.password());
+        java.sql.Statement s = c.createStatement()) {
+      java.util.Set<String> indexed = new java.util.TreeSet<>();
+      try (java.sql.ResultSet r = s.executeQuery("""
+          SELECT a.attname FROM pg_index i
+          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+          WHERE i.indrelid = 'client_status'::regclass""")) {
+        while (r.next()) {
+          indexed.add(r.getString(1));
+        }
+      }
+      assertThat(indexed).containsExactlyInAnyOrder("replica", "node_id", "stream_id", "type_url");
+      try (java.sql.ResultSet r = s.executeQuery("SELECT reloptions FROM pg_class WHERE relname = 'client_status'")) {
+        assertThat(r.next()).isTrue();
+        assertThat(r.getString(1)).contains("fillfactor=70");
+      }
+    }
+  }
 }
