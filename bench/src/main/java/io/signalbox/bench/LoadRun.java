@@ -1,5 +1,6 @@
 package io.signalbox.bench;
 
+import io.signalbox.store.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -117,12 +118,9 @@ public final class LoadRun {
     return from + count;
   }
 
-  /**
-   * The embedded store's {@code postmaster.pid}: the run's config puts {@code store.dataDir} at
-   * {@code ./data} (Workload), and the embedded store keeps its cluster in {@code postgres} there.
-   */
-  private static Path postmasterPid(Path dir) {
-    return dir.resolve("data").resolve("postgres").resolve("postmaster.pid");
+  /** The embedded store's cluster: the run's config puts {@code store.dataDir} at {@code ./data} (Workload). */
+  private static Path cluster(Path dir) {
+    return EmbeddedDatabase.clusterDirectory(dir.resolve("data"));
   }
 
   /** Applies changes {@code from .. from+count-1} and measures them as one phase. */
@@ -131,7 +129,7 @@ public final class LoadRun {
     long serializationsBefore = serializations(adminPort);
     long cpuBefore = server.cpuMillis();
     long jitBefore = server.jitCpuMillis();
-    long databaseBefore = ServerProcess.postgresCpuMillis(postmasterPid(dir));
+    long databaseBefore = ServerProcess.postgresCpuMillis(cluster(dir));
     long ownCpuBefore = ServerProcess.ownCpuMillis();
     List<RunResult.ChangeResult> changes = new ArrayList<>();
     for (int k = from; k < from + count; k++) {
@@ -139,7 +137,7 @@ public final class LoadRun {
     }
     double cpuPerChange = (server.cpuMillis() - cpuBefore) / (double) count;
     double jitPerChange = (server.jitCpuMillis() - jitBefore) / (double) count;
-    double databasePerChange = (ServerProcess.postgresCpuMillis(postmasterPid(dir)) - databaseBefore) / (double) count;
+    double databasePerChange = (ServerProcess.postgresCpuMillis(cluster(dir)) - databaseBefore) / (double) count;
     double ownCpuPerChange = (ServerProcess.ownCpuMillis() - ownCpuBefore) / (double) count;
     long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
     return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, databasePerChange, ownCpuPerChange,

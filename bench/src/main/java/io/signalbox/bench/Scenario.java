@@ -23,8 +23,8 @@ import java.util.Objects;
  * @param serverJvmOptions the server's JVM options, whichever the target (the heap)
  * @param signalboxJvmOptions added for Signalbox's targets: by default what it ships with
  *     ({@link io.signalbox.controlplane.JvmSettings#RECOMMENDED})
- * @param baselineJvmOptions added for java-control-plane's targets: by default none (the JVM's G1,
- *     which measured cheaper for them than the parallel collector)
+ * @param baselineJvmOptions added for java-control-plane's targets: by default what measured best
+ *     for them ({@code LoadTool.BASELINE_JVM_OPTIONS}, with the JVM's G1)
  */
 public record Scenario(
     Target target,

@@ -1,5 +1,6 @@
 package io.signalbox.bench;
 
+import io.signalbox.store.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
+import java.util.stream.Stream;
 import java.util.regex.Pattern;
 
 /**
@@ -156,29 +158,18 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * CPU time of the PostgreSQL whose {@code postmaster.pid} is {@code postmasterPid}, in
-   * milliseconds: the embedded store a Signalbox server starts (its postmaster runs detached, not
-   * as the server's child) writes every epoch and every client status row. The postmaster and each
-   * live backend count their own time and that of their children they have reaped (a backend or
+   * CPU time of the PostgreSQL running on the cluster in {@code clusterDir}, in milliseconds: the
+   * embedded store a Signalbox server starts ({@link EmbeddedDatabase#postmaster}: detached, not the
+   * server's child) writes every epoch and every client status row. The postmaster and each live
+   * backend count their own time and that of their children they have reaped (a backend or
    * autovacuum worker that exited is in its parent's), so nothing is counted twice; a process that
-   * exited unreaped between two readings is missed, so this can only under-report. Zero when there
-   * is no such file (the baselines, {@code --store memory}).
+   * exited unreaped between two readings is missed, so this can only under-report. Zero when none
+   * runs there (the baselines, {@code --store memory}).
    */
-  static long postgresCpuMillis(Path postmasterPid) {
-    long pid;
-    try {
-      pid = Long.parseLong(Files.readAllLines(postmasterPid).get(0).trim());
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-    return treeCpuMillis(pid);
-  }
-
-  /** CPU time of process {@code pid} and its descendants, each with what it reaped, in milliseconds. */
-  static long treeCpuMillis(long pid) {
+  static long postgresCpuMillis(Path clusterDir) {
     long ticks = 0;
-    for (ProcessHandle p : (Iterable<ProcessHandle>) ProcessHandle.of(pid).stream()
-        .flatMap(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root), root.descendants()))::iterator) {
+    for (ProcessHandle p : EmbeddedDatabase.postmaster(clusterDir).stream()
+        .flatMap(postmaster -> Stream.concat(Stream.of(postmaster), postmaster.descendants())).toList()) {
       try {
         ticks += cpuTicksWithReaped(Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat")));
       } catch (IOException e) {
@@ -210,7 +201,8 @@ final class ServerProcess implements AutoCloseable {
   /** The same plus cutime + cstime: what the process's reaped children used. */
   static long cpuTicksWithReaped(String stat) {
     String[] f = statFields(stat);
-    return cpuTicks(stat) + Long.parseLong(f[13]) + Long.parseLong(f[14]); // cutime (16th), cstime (17th)
+    // utime, stime, cutime, cstime (14th to 17th)
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
   }
 
   /** The fields after the command name, which is in parentheses and may contain spaces. */

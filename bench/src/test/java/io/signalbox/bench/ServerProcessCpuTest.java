@@ -34,11 +34,11 @@ class ServerProcessCpuTest {
     Process idle = new ProcessBuilder("sleep", "60").start();
     try {
       Path pidFile = Files.writeString(dir.resolve("postmaster.pid"), parent.pid() + "\n/some/data/dir\n");
-      await().atMost(Duration.ofSeconds(30)).until(() -> ServerProcess.postgresCpuMillis(pidFile) >= 200);
+      await().atMost(Duration.ofSeconds(30)).until(() -> ServerProcess.postgresCpuMillis(dir) >= 200);
 
       Files.writeString(pidFile, idle.pid() + "\n");
-      assertThat(ServerProcess.postgresCpuMillis(pidFile)).as("an idle process with no children").isLessThan(100);
-      assertThat(ServerProcess.postgresCpuMillis(dir.resolve("missing.pid"))).isZero();
+      assertThat(ServerProcess.postgresCpuMillis(dir)).as("an idle process with no children").isLessThan(100);
+      assertThat(ServerProcess.postgresCpuMillis(dir.resolve("no-cluster-here"))).isZero();
     } finally {
       parent.descendants().forEach(ProcessHandle::destroy);
       parent.destroy();

@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,26 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
   private final EmbeddedPostgres server;
   private final Path dataDir;
+
+  /** Where {@code store.url: embedded} keeps its cluster, under {@code store.dataDir}. */
+  public static Path clusterDirectory(Path storeDataDir) {
+    return storeDataDir.resolve("postgres");
+  }
+
+  /**
+   * The PostgreSQL server running on the cluster in {@code clusterDir}, if any: the live process its
+   * {@code postmaster.pid} names. {@code pg_ctl} daemonizes it, so it is not a descendant of the JVM
+   * that started it.
+   */
+  public static Optional<ProcessHandle> postmaster(Path clusterDir) {
+    try {
+      List<String> lines = Files.readAllLines(clusterDir.resolve("postmaster.pid"));
+      return lines.isEmpty() ? Optional.empty()
+          : ProcessHandle.of(Long.parseLong(lines.get(0).trim())).filter(ProcessHandle::isAlive);
+    } catch (IOException | NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
 
   private EmbeddedDatabase(EmbeddedPostgres server, Path dataDir) {
     this.server = server;

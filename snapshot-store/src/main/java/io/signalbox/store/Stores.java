@@ -24,7 +24,7 @@ public final class Stores {
       return new InMemorySnapshotStore(clock);
     }
     if (url.equals(EMBEDDED)) {
-      EmbeddedDatabase server = EmbeddedDatabase.start(settings.dataDir().resolve("postgres"));
+      EmbeddedDatabase server = EmbeddedDatabase.start(EmbeddedDatabase.clusterDirectory(settings.dataDir()));
       try {
         return PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", clock, server::stop);
       } catch (RuntimeException e) {

@@ -134,7 +134,7 @@ public final class PostgresExtension implements BeforeAllCallback, AfterAllCallb
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         // zonky's own shutdown hook may be stopping the server concurrently, and then stop()
         // returns at once: wait for the postmaster itself before deleting its files.
-        Optional<ProcessHandle> postmaster = postmaster(dataDir);
+        Optional<ProcessHandle> postmaster = EmbeddedDatabase.postmaster(dataDir);
         embedded.stop();
         postmaster.ifPresent(p -> awaitExit(p));
         deleteQuietly(dataDir);
@@ -142,14 +142,6 @@ public final class PostgresExtension implements BeforeAllCallback, AfterAllCallb
       return new SharedServer(embedded.jdbcUrl(), EmbeddedDatabase.USER, "");
     } catch (IOException e) {
       throw new IllegalStateException("could not create a data directory for the test PostgreSQL", e);
-    }
-  }
-
-  private static Optional<ProcessHandle> postmaster(Path dataDir) {
-    try {
-      return ProcessHandle.of(Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim()));
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
     }
   }
 

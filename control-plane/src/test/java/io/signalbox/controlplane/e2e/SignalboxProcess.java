@@ -1,5 +1,7 @@
 package io.signalbox.controlplane.e2e;
 
+import io.signalbox.store.EmbeddedDatabase;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,7 +50,7 @@ final class SignalboxProcess implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().remove("SIGNALBOX_DATABASE_URL");
     try {
-      return new SignalboxProcess(builder.start(), dataDir.resolve("postgres"), log);
+      return new SignalboxProcess(builder.start(), EmbeddedDatabase.clusterDirectory(dataDir), log);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start " + JAR, e);
     }
@@ -92,17 +94,7 @@ final class SignalboxProcess implements AutoCloseable {
 
   /** The PostgreSQL server running on this data directory, if any (the pid file's first line). */
   Optional<ProcessHandle> postmaster() {
-    return postmaster(postgresDataDir);
-  }
-
-  static Optional<ProcessHandle> postmaster(Path postgresDataDir) {
-    try {
-      List<String> lines = Files.readAllLines(postgresDataDir.resolve("postmaster.pid"));
-      return lines.isEmpty() ? Optional.empty()
-          : ProcessHandle.of(Long.parseLong(lines.get(0).trim())).filter(ProcessHandle::isAlive);
-    } catch (IOException | NumberFormatException e) {
-      return Optional.empty();
-    }
+    return EmbeddedDatabase.postmaster(postgresDataDir);
   }
 
   /**
