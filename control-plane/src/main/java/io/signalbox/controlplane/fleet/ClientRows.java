@@ -45,6 +45,15 @@ final class ClientRows {
     return a.equals(seenAt(b, a.lastSeenAt()));
   }
 
+  /** Whether two rows differ in nothing but when they were seen and the epoch they hold. */
+  static boolean sameButSeenAndSynced(ClientRecord a, ClientRecord b) {
+    ClientRecord.Position p = b.position();
+    ClientRecord.Position synced = new ClientRecord.Position(p.sentVersion(), p.sentEpoch(), p.sentAt(),
+        p.ackedVersion(), p.ackedEpoch(), p.ackedAt(), a.position().syncedEpoch(), p.refusing());
+    return a.equals(new ClientRecord(b.key(), b.nodeCluster(), b.zone(), b.userAgent(), synced, b.lastNack(),
+        b.nackCount(), a.lastSeenAt(), b.connected()));
+  }
+
   private static ClientRecord seenAt(ClientRecord r, Instant at) {
     return new ClientRecord(r.key(), r.nodeCluster(), r.zone(), r.userAgent(), r.position(), r.lastNack(),
         r.nackCount(), at, r.connected());

@@ -30,6 +30,14 @@ import org.slf4j.LoggerFactory;
  * compares with what it last wrote, and writes only the rows that changed, in one batch; each new
  * NACK becomes one {@link NackEvent}; a stream that closed is written once more, disconnected.
  *
+ * <p>Every change of endpoints moves one row per client (the type that changed) and only the
+ * {@code syncedEpoch} of each other row (the client now holds the new epoch of a type whose content
+ * stayed the same). Those moves matter to other replicas, which decide SAFE, drains and waves from
+ * these rows; while no other replica is alive (always, on the embedded store) nobody reads them, so
+ * a row that moved only its {@code syncedEpoch} waits for its refresh, or for the next real change
+ * of that row, or for another replica to appear, whichever comes first. That is three rows of four
+ * per client and change not written (docs/benchmarks.md, issue 17).
+ *
  * <p>The xDS server stays the source of truth: a store outage loses no state here, it only delays
  * the copy. A tick that fails is logged once per outage and the next tick writes the backlog,
  * because the diff is always taken against what the store is known to hold.
@@ -123,7 +131,9 @@ public final class ClientStatusRecorder implements AutoCloseable {
       log.debug("Could not read xDS clients", e);
       return;
     }
-    Look look = look(clients, now);
+    // Asked every tick: a replica that appears reads these rows from its next refresh on.
+    boolean read = !otherReplicas.get().isEmpty();
+    Look look = look(clients, now, read);
     try {
       if (!previousDisconnected) {
         int marked = store.clients().disconnectAllBut(otherReplicas.get());
@@ -164,11 +174,13 @@ public final class ClientStatusRecorder implements AutoCloseable {
   }
 
   /**
-   * A stream's status as last written, and the oldest {@code lastSeenAt} of its rows then: while
-   * the xDS server answers with the same status instance and no row is due for a refresh, nothing
-   * of that stream can have changed, and it costs an identity check, not four rows built and compared.
+   * A stream's status as last looked at, the oldest {@code lastSeenAt} of its rows then, and whether
+   * any row was held back (it moved only its {@code syncedEpoch}, and nobody read it): while the xDS
+   * server answers with the same status instance, no row is due for a refresh and nothing held back
+   * has become wanted, nothing of that stream can have changed, and it costs an identity check, not
+   * four rows built and compared.
    */
-  private record Seen(ClientStatus status, Instant oldestRow) {}
+  private record Seen(ClientStatus status, Instant oldestRow, boolean heldBack) {}
 
   /** What one tick writes, and the streams as they will have been written. */
   private record Look(List<ClientRecord> changed, List<NackEvent> nacks, Map<Long, Seen> seen) {}
@@ -176,7 +188,8 @@ public final class ClientStatusRecorder implements AutoCloseable {
   /** Streams by id, as of the last successful tick. */
   private Map<Long, Seen> seen = Map.of();
 
-  private Look look(List<ClientStatus> clients, Instant now) {
+  /** @param read whether another replica reads these rows now */
+  private Look look(List<ClientStatus> clients, Instant now, boolean read) {
     List<ClientRecord> changed = new ArrayList<>();
     List<NackEvent> nacks = new ArrayList<>();
     Map<Long, Seen> next = new HashMap<>(clients.size() * 2);
@@ -184,22 +197,26 @@ public final class ClientStatusRecorder implements AutoCloseable {
     for (ClientStatus c : clients) {
       open.put(c.streamId(), c);
       Seen before = seen.get(c.streamId());
-      if (before != null && before.status() == c
+      if (before != null && before.status() == c && !(read && before.heldBack())
           && Duration.between(before.oldestRow(), now).compareTo(settings.refresh()) < 0) {
         next.put(c.streamId(), before);
         continue;
       }
       Instant oldest = now;
+      boolean heldBack = false;
       for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
         ClientRecord was = written.get(row.key());
-        if (was == null || !ClientRows.sameButSeen(was, row)
-            || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0) {
+        boolean due = was == null || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0;
+        if (due || !ClientRows.sameButSeen(was, row) && (read || !ClientRows.sameButSeenAndSynced(was, row))) {
           changed.add(row);
-        } else if (was.lastSeenAt().isBefore(oldest)) {
+          continue;
+        }
+        heldBack |= !ClientRows.sameButSeen(was, row);
+        if (was.lastSeenAt().isBefore(oldest)) {
           oldest = was.lastSeenAt();
         }
       }
-      next.put(c.streamId(), new Seen(c, oldest));
+      next.put(c.streamId(), new Seen(c, oldest, heldBack));
       newNacks(c, nacks);
     }
     for (ClientRecord before : written.values()) {

@@ -123,6 +123,57 @@ class ClientStatusRecorderTest {
   }
 
   @Test
+  void aRowThatOnlyCaughtUpWaitsForItsRefreshUntilAnotherReplicaReadsTheRows() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<java.util.Set<String>> others =
+        new java.util.concurrent.atomic.AtomicReference<>(java.util.Set.of());
+    xds.publish(clusters.next("a", 1));
+    try (AdsClient n1 = new AdsClient(xds.port(), "n1", CDS);
+        ClientStatusRecorder alone = new ClientStatusRecorder(xds, store, clock,
+            new ClientStatusRecorder.Settings("replica-a", Duration.ofMillis(50), Duration.ofMinutes(1)), others::get)) {
+      n1.ack(n1.next());
+      await().until(() -> syncedEpochs().equals(List.of(1L)));
+      alone.tick();
+      assertThat(store.batches).hasSize(1);
+
+      // Epoch 2 gives CDS the same content: the client holds it without a response.
+      xds.publish(clusters.next("a", 1));
+      await().until(() -> syncedEpochs().equals(List.of(2L)));
+      alone.tick();
+      clock.advance(Duration.ofSeconds(30));
+      alone.tick();
+
+      assertThat(store.batches).hasSize(1);
+      assertThat(row("n1").position().syncedEpoch()).isEqualTo(1);
+
+      // A replica appears: it reads these rows, so the row held back is written at once.
+      others.set(java.util.Set.of("replica-b"));
+      alone.tick();
+
+      assertThat(store.batches).hasSize(2);
+      assertThat(row("n1").position().syncedEpoch()).isEqualTo(2);
+      assertThat(connectedRowsButSeen()).isEqualTo(freshRowsButSeen());
+
+      // And from then on without waiting.
+      xds.publish(clusters.next("a", 1));
+      await().until(() -> syncedEpochs().equals(List.of(3L)));
+      alone.tick();
+      assertThat(store.batches).hasSize(3);
+      assertThat(row("n1").position().syncedEpoch()).isEqualTo(3);
+
+      // Alone again, the refresh brings a held-back row up to date.
+      others.set(java.util.Set.of());
+      xds.publish(clusters.next("a", 1));
+      await().until(() -> syncedEpochs().equals(List.of(4L)));
+      alone.tick();
+      assertThat(store.batches).hasSize(3);
+      clock.advance(Duration.ofSeconds(60));
+      alone.tick();
+      assertThat(store.batches).hasSize(4);
+      assertThat(row("n1").position().syncedEpoch()).isEqualTo(4);
+    }
+  }
+
+  @Test
   void onStartMarksWhatAPreviousProcessLeftConnectedBeforeWritingItsOwnRows() throws Exception {
     ClientRecord left = new ClientRecord(new ClientRecord.Key("replica-a", "n1", 1, CDS), "test-fleet", "", "",
         ClientRecord.Position.NOTHING_SENT, null, 0, T0.minusSeconds(30), true);
@@ -171,6 +222,12 @@ class ClientStatusRecorderTest {
   private static ClientRecord seenAt(ClientRecord r, Instant at) {
     return new ClientRecord(r.key(), r.nodeCluster(), r.zone(), r.userAgent(), r.position(), r.lastNack(),
         r.nackCount(), at, r.connected());
+  }
+
+  private List<Long> syncedEpochs() {
+    return xds.clients().stream()
+        .map(c -> c.types().containsKey(CDS) ? c.types().get(CDS).syncedEpoch() : -1L)
+        .toList();
   }
 
   private List<Long> ackedEpochs() {
