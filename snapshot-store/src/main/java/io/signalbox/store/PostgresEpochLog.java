@@ -83,40 +83,90 @@ final class PostgresEpochLog {
     return Optional.of(written.sealed());
   }
 
+  /**
+   * Three round trips and the commit: the counter, then the row and its notification in one
+   * statement. The delta is inserted only if the tip's row is still stored, checked by that same
+   * statement; if it is gone (another writer pruned it), the full envelope goes in its place.
+   */
   private <S> Written<S> appendIn(DSLContext t, EpochSealer<S> sealer, Fence fence, EpochChain.Link tip) {
     // The row lock taken here is held until commit: a second writer waits, then reads our value.
-    long epoch = t.update(EPOCH_COUNTER)
-        .set(EPOCH_COUNTER.LAST_EPOCH, EPOCH_COUNTER.LAST_EPOCH.plus(1))
-        .where(EPOCH_COUNTER.ID.eq(1))
-        .returningResult(EPOCH_COUNTER.LAST_EPOCH)
-        .fetchSingle()
-        .value1();
+    long epoch = t.connectionResult(PostgresEpochLog::nextEpoch);
     if (fence != null && !PostgresLeadership.holds(t, fence)) {
       // Rolls the counter back too: the number is never used, and nothing was stored.
       throw new FencedOut();
     }
     S result = sealer.seal(epoch);
-    // prune() takes the counter row too, so the tip cannot vanish between this check and commit.
-    // A checkpoint takes no lock here and changes neither the tip's row nor its chain (base_epoch):
-    // it only adds a full copy, which ChainTip.appended credits to this link after commit.
-    EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> t.fetchExists(
-        EPOCHS, EPOCHS.EPOCH.eq(tip.epoch()).and(EPOCHS.BASE_EPOCH.eq(tip.baseEpoch()))));
-    SnapshotEnvelope envelope = stored.envelope();
-    t.insertInto(EPOCHS)
-        .set(EPOCHS.EPOCH, epoch)
-        .set(EPOCHS.PARENT_EPOCH, envelope.getParentEpoch())
-        .set(EPOCHS.BASE_EPOCH, stored.link().baseEpoch())
-        .set(EPOCHS.CREATED_AT, now())
-        .set(EPOCHS.CONTENT_HASH, envelope.getContentHash())
-        .set(EPOCHS.ENVELOPE, envelope.toByteArray())
-        .set(EPOCHS.STATUS, EpochStatus.ACTIVE.name())
-        .set(EPOCHS.REASON, "")
-        .set(EPOCHS.CAUSE, envelope.getProvenance().getCause())
-        .set(EPOCHS.PROVENANCE, provenanceJson(envelope))
-        .set(EPOCHS.TERM, fence == null ? 0L : fence.term())
-        .execute();
-    PostgresNotifications.notify(t, "epoch");
+    long term = fence == null ? 0L : fence.term();
+    EpochChain.Stored stored = EpochChain.choose(sealer, result, epoch, tip, () -> true);
+    // prune() takes the counter row too, so the tip cannot vanish between the insert's check and
+    // commit; and that statement, started after the counter's lock was ours, sees every prune
+    // committed before it (READ COMMITTED takes a snapshot per statement). A checkpoint takes no
+    // lock here and changes neither the tip's row nor its chain (base_epoch): it only adds a full
+    // copy, which ChainTip.appended credits to this link after commit.
+    EpochChain.Link onto = stored.full() ? null : tip;
+    if (!t.connectionResult(c -> insert(c, epoch, stored, onto, term))) {
+      EpochChain.Stored full = EpochChain.choose(sealer, result, epoch, null, () -> false);
+      if (!t.connectionResult(c -> insert(c, epoch, full, null, term))) {
+        throw new IllegalStateException("epoch " + epoch + " was not inserted");
+      }
+      return new Written<>(result, full);
+    }
     return new Written<>(result, stored);
+  }
+
+  private static final String NEXT_EPOCH =
+      "UPDATE epoch_counter SET last_epoch = last_epoch + 1 WHERE id = 1 RETURNING last_epoch";
+
+  private static long nextEpoch(java.sql.Connection c) throws java.sql.SQLException {
+    try (java.sql.PreparedStatement s = c.prepareStatement(NEXT_EPOCH);
+        java.sql.ResultSet r = s.executeQuery()) {
+      if (!r.next()) {
+        throw new IllegalStateException("epoch_counter has no row 1");
+      }
+      return r.getLong(1);
+    }
+  }
+
+  /**
+   * Written once, not rendered per append: the row, inserted only if the row it is a delta on is
+   * still stored ({@code ? OR EXISTS}: true for a full envelope), and the notification of it. One
+   * row back if it was inserted.
+   */
+  private static final String INSERT_EPOCH = """
+      WITH inserted AS (
+        INSERT INTO epochs (epoch, parent_epoch, base_epoch, created_at, content_hash, envelope, status, reason, cause,
+                            provenance, term)
+        SELECT ?, ?, ?, ?, ?, ?, ?, '', ?, ?::jsonb, ?
+        WHERE ? OR EXISTS (SELECT 1 FROM epochs WHERE epoch = ? AND base_epoch = ?)
+        RETURNING epoch)
+      SELECT pg_notify(?, ?) FROM inserted""";
+
+  /** @param tip the row {@code stored} is a delta on, null for a full envelope */
+  private boolean insert(java.sql.Connection c, long epoch, EpochChain.Stored stored, EpochChain.Link tip,
+      long term) throws java.sql.SQLException {
+    SnapshotEnvelope envelope = stored.envelope();
+    try (java.sql.PreparedStatement s = c.prepareStatement(INSERT_EPOCH)) {
+      int i = 0;
+      s.setLong(++i, epoch);
+      s.setLong(++i, envelope.getParentEpoch());
+      s.setLong(++i, stored.link().baseEpoch());
+      s.setObject(++i, now());
+      s.setString(++i, envelope.getContentHash());
+      s.setBytes(++i, envelope.toByteArray());
+      s.setString(++i, EpochStatus.ACTIVE.name());
+      s.setString(++i, envelope.getProvenance().getCause());
+      s.setString(++i, provenanceJson(envelope).data());
+      s.setLong(++i, term);
+      s.setBoolean(++i, tip == null);
+      s.setLong(++i, tip == null ? 0 : tip.epoch());
+      s.setLong(++i, tip == null ? 0 : tip.baseEpoch());
+      // Payloads stay far under PostgreSQL's 8000-byte limit: a word, never a resource.
+      s.setString(++i, PostgresNotifications.CHANNEL);
+      s.setString(++i, "epoch");
+      try (java.sql.ResultSet r = s.executeQuery()) {
+        return r.next();
+      }
+    }
   }
 
   void release(int wave, long epoch) {

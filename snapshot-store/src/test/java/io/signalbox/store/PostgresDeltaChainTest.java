@@ -48,6 +48,24 @@ class PostgresDeltaChainTest extends DeltaChainContract {
   }
 
   @Test
+  void aDeltaOnATipAnotherWriterPrunedMeanwhileIsWrittenFull() throws SQLException {
+    appendChain(2);
+    try (SnapshotStore other = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), CLOCK)) {
+      other.append(new ChainSealer().restoredFrom(sealed.get(2)).onParent(3).put(CLUSTERS, "z", "z-1"));
+      assertThat(other.prune(1, java.util.Set.of())).isEqualTo(3);
+    }
+    // This store's tip (3) is gone; its sealer still offers a delta on it.
+    sealer.onParent(3).put(CLUSTERS, "a", "a-2");
+    SnapshotEnvelope next = store.append(sealer);
+
+    assertThat(rows()).extracting(Row::epoch, Row::base).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(4L, 4L), org.assertj.core.groups.Tuple.tuple(5L, 5L));
+    try (SnapshotStore fresh = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), CLOCK)) {
+      assertThat(fresh.load(5)).contains(next);
+    }
+  }
+
+  @Test
   void aCheckpointAddsAFullCopyLeavingTheDeltaRowAndItsChainAsTheyWere() throws SQLException {
     appendChain(EpochChain.MAX_DEPTH / 2);
     SnapshotEnvelope due = sealed.get(sealed.size() - 1);
