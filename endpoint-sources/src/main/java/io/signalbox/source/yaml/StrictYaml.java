@@ -41,6 +41,23 @@ public final class StrictYaml {
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
   private static final String DURATION_HINT = "expected a duration like 250ms, 1s, 2m, 1h, was ";
 
+  /**
+   * Each enum's constants by name and by {@code toString}, lower-cased, the first declared winning:
+   * a state in an endpoint file is one lookup, not a reflective copy of the constants and a
+   * case-insensitive walk (which also made this class's hottest method costly to compile).
+   */
+  private static final ClassValue<Map<String, Object>> ENUM_CONSTANTS = new ClassValue<>() {
+    @Override
+    protected Map<String, Object> computeValue(Class<?> type) {
+      Map<String, Object> byName = new LinkedHashMap<>();
+      for (Object constant : type.getEnumConstants()) {
+        byName.putIfAbsent(((Enum<?>) constant).name().toLowerCase(Locale.ROOT), constant);
+        byName.putIfAbsent(constant.toString().toLowerCase(Locale.ROOT), constant);
+      }
+      return Map.copyOf(byName);
+    }
+  };
+
   private final String source;
   private final List<Violation> violations = new ArrayList<>();
 
@@ -246,11 +263,9 @@ public final class StrictYaml {
       }
     }
     if (type.isEnum()) {
-      for (Object constant : type.getEnumConstants()) {
-        Enum<?> e = (Enum<?>) constant;
-        if (e.name().equalsIgnoreCase(text.strip()) || e.toString().equalsIgnoreCase(text.strip())) {
-          return constant;
-        }
+      Object constant = ENUM_CONSTANTS.get(type).get(text.strip().toLowerCase(Locale.ROOT));
+      if (constant != null) {
+        return constant;
       }
       String allowed = Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
       report(scalar, path, "expected one of " + allowed + ", was " + scalar.describe());

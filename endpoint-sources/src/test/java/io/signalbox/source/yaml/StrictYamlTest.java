@@ -204,6 +204,34 @@ class StrictYamlTest {
     assertThat(parsed).isEqualTo(Parsed.ok(new Cluster(null, LbPolicy.LEAST_REQUEST, null, null, 0)));
   }
 
+  /** Written by name or by its own text; the text of one may be the name of another. */
+  enum Mode {
+    FAST("quick"), QUICK("slow"), SLOW("-");
+
+    private final String text;
+
+    Mode(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  record Setting(Mode mode) {}
+
+  @Test
+  void matchesAnEnumByNameOrTextTheFirstDeclaredWinning() {
+    assertThat(StrictYaml.parse("mode: ' Fast '\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
+    assertThat(StrictYaml.parse("mode: QUICK\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
+    assertThat(StrictYaml.parse("mode: slow\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.QUICK)));
+    assertThat(StrictYaml.parse("mode: '-'\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.SLOW)));
+    assertThat(problems(StrictYaml.parse("mode: medium\n", "f.yaml", Setting.class))).containsExactly(
+        "f.yaml: line 1, column 7: mode: expected one of quick, slow, -, was 'medium' [parse]");
+  }
+
   @Test
   void readsDurationsInEveryUnit() {
     assertThat(StrictYaml.parseDuration("250ms")).contains(Duration.ofMillis(250));
