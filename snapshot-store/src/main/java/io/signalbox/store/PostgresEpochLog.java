@@ -16,7 +16,6 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
 import org.jooq.Record8;
@@ -329,22 +328,32 @@ final class PostgresEpochLog {
   }
 
   void setStatus(long epoch, EpochStatus status, String reason) {
-    if (updateStatus("set status of epoch " + epoch, EPOCHS.EPOCH.eq(epoch), status, reason) == 0) {
+    if (updateStatus("set status of epoch " + epoch, SET_STATUS, epoch, null, status, reason) == 0) {
       throw new IllegalArgumentException("no epoch " + epoch);
     }
   }
 
   boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
-    return updateStatus("replace status of epoch " + epoch,
-        EPOCHS.EPOCH.eq(epoch).and(EPOCHS.STATUS.eq(expected.name())), status, reason) == 1;
+    return updateStatus("replace status of epoch " + epoch, REPLACE_STATUS, epoch, expected, status, reason) == 1;
   }
 
-  private int updateStatus(String operation, Condition which, EpochStatus status, String reason) {
-    return call(operation, () -> db.update(EPOCHS)
-        .set(EPOCHS.STATUS, status.name())
-        .set(EPOCHS.REASON, reason == null ? "" : reason)
-        .where(which)
-        .execute());
+  // Written once: every published epoch supersedes its parent, so these run once per change.
+  private static final String SET_STATUS = "UPDATE epochs SET status = ?, reason = ? WHERE epoch = ?";
+  private static final String REPLACE_STATUS = SET_STATUS + " AND status = ?";
+
+  private int updateStatus(String operation, String sql, long epoch, EpochStatus expected, EpochStatus status,
+      String reason) {
+    return call(operation, () -> db.connectionResult(c -> {
+      try (java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+        s.setString(1, status.name());
+        s.setString(2, reason == null ? "" : reason);
+        s.setLong(3, epoch);
+        if (expected != null) {
+          s.setString(4, expected.name());
+        }
+        return s.executeUpdate();
+      }
+    }));
   }
 
   /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
