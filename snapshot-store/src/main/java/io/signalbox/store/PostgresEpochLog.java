@@ -199,6 +199,15 @@ final class PostgresEpochLog {
     }
   }
 
+  /**
+   * Written once: a checkpoint runs every few dozen epochs, too rarely for the JIT to compile jOOQ's
+   * building of it, which took tens of milliseconds interpreted (docs/benchmarks.md).
+   */
+  private static final String CHECKPOINT = """
+      UPDATE epochs SET full_envelope = ?
+      WHERE epoch = ? AND content_hash = ? AND full_envelope IS NULL AND base_epoch <> epoch
+      RETURNING base_epoch""";
+
   void checkpoint(SnapshotEnvelope full) {
     long started = System.nanoTime();
     EpochChain.checkCheckpoint(full);
@@ -213,14 +222,16 @@ final class PostgresEpochLog {
       // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
       // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
       // this commits still writes a valid delta; the hash guards against a copy of other content.
-      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.update(EPOCHS)
-          .set(EPOCHS.FULL_ENVELOPE, bytes)
-          .where(EPOCHS.EPOCH.eq(epoch)
-              .and(EPOCHS.CONTENT_HASH.eq(full.getContentHash()))
-              .and(EPOCHS.FULL_ENVELOPE.isNull())
-              .and(EPOCHS.BASE_EPOCH.ne(EPOCHS.EPOCH)))
-          .returningResult(EPOCHS.BASE_EPOCH)
-          .fetchOptional(r -> r.value1()));
+      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.connectionResult(c -> {
+        try (java.sql.PreparedStatement s = c.prepareStatement(CHECKPOINT)) {
+          s.setBytes(1, bytes);
+          s.setLong(2, epoch);
+          s.setString(3, full.getContentHash());
+          try (java.sql.ResultSet r = s.executeQuery()) {
+            return r.next() ? Optional.of(r.getLong(1)) : Optional.<Long>empty();
+          }
+        }
+      }));
       if (base.isEmpty()) {
         return;
       }
