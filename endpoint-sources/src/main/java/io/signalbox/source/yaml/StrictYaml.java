@@ -132,40 +132,61 @@ public final class StrictYaml {
     return bindScalar(scalar, raw, path);
   }
 
+  /**
+   * What binding a record needs of its class, looked up once: its components by name, their
+   * generic types and defaults, and its canonical constructor. Reflecting on every record of every
+   * read (an endpoint file is a record per endpoint) parsed generic signatures each time, and made
+   * bindRecord the largest method C2 compiled in a run (docs/benchmarks.md).
+   */
+  private record RecordShape(Map<String, Integer> index, Type[] types, Object[] defaults, Constructor<?> constructor) {
+    static final ClassValue<RecordShape> OF = new ClassValue<>() {
+      @Override
+      protected RecordShape computeValue(Class<?> type) {
+        RecordComponent[] components = type.getRecordComponents();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        Type[] types = new Type[components.length];
+        Object[] defaults = new Object[components.length];
+        for (int i = 0; i < components.length; i++) {
+          index.put(components[i].getName(), i);
+          types[i] = components[i].getGenericType();
+          defaults[i] = primitiveDefault(components[i].getType());
+        }
+        try {
+          Constructor<?> constructor = type.getDeclaredConstructor(
+              Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
+          constructor.setAccessible(true);
+          return new RecordShape(java.util.Collections.unmodifiableMap(index), types, defaults, constructor);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException("cannot construct " + type.getName(), e);
+        }
+      }
+    };
+  }
+
   private Object bindRecord(YamlNode node, Class<?> type, String path) {
     if (!(node instanceof YamlNode.Mapping mapping)) {
       report(node, path, "expected a mapping, was " + node.describe());
       return null;
     }
-    RecordComponent[] components = type.getRecordComponents();
-    Map<String, Integer> index = new LinkedHashMap<>();
-    for (int i = 0; i < components.length; i++) {
-      index.put(components[i].getName(), i);
-    }
-    Object[] args = new Object[components.length];
-    for (int i = 0; i < components.length; i++) {
-      args[i] = primitiveDefault(components[i].getType());
-    }
+    RecordShape shape = RecordShape.OF.get(type);
+    Object[] args = shape.defaults().clone();
     int before = violations.size();
     for (YamlNode.Entry entry : mapping.entries().values()) {
       String childPath = child(path, entry.key());
-      Integer at = index.get(entry.key());
+      Integer at = shape.index().get(entry.key());
       if (at == null) {
         violations.add(
             Violation.error(RULE, source, location(entry.line(), entry.column(), childPath),
-                unknownKey(entry.key(), index.keySet())));
+                unknownKey(entry.key(), shape.index().keySet())));
         continue;
       }
-      args[at] = bind(entry.value(), components[at].getGenericType(), childPath);
+      args[at] = bind(entry.value(), shape.types()[at], childPath);
     }
     if (violations.size() > before) {
       return null;
     }
     try {
-      Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
-      Constructor<?> constructor = type.getDeclaredConstructor(types);
-      constructor.setAccessible(true);
-      return constructor.newInstance(args);
+      return shape.constructor().newInstance(args);
     } catch (InvocationTargetException e) {
       // A compact constructor rejected the combination of values; report it where it was written.
       Throwable cause = e.getCause();
