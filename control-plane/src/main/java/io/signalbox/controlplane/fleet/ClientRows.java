@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Turns the xDS server's view of its clients into the store's plain rows and events. */
 final class ClientRows {
@@ -42,20 +43,37 @@ final class ClientRows {
 
   /** Whether two rows differ in anything but when they were seen. */
   static boolean sameButSeen(ClientRecord a, ClientRecord b) {
-    return a.equals(seenAt(b, a.lastSeenAt()));
+    return same(a, b, false);
   }
 
   /** Whether two rows differ in nothing but when they were seen and the epoch they hold. */
   static boolean sameButSeenAndSynced(ClientRecord a, ClientRecord b) {
-    ClientRecord.Position p = b.position();
-    ClientRecord.Position synced = new ClientRecord.Position(p.sentVersion(), p.sentEpoch(), p.sentAt(),
-        p.ackedVersion(), p.ackedEpoch(), p.ackedAt(), a.position().syncedEpoch(), p.refusing());
-    return a.equals(new ClientRecord(b.key(), b.nodeCluster(), b.zone(), b.userAgent(), synced, b.lastNack(),
-        b.nackCount(), a.lastSeenAt(), b.connected()));
+    return same(a, b, true);
   }
 
-  private static ClientRecord seenAt(ClientRecord r, Instant at) {
-    return new ClientRecord(r.key(), r.nodeCluster(), r.zone(), r.userAgent(), r.position(), r.lastNack(),
-        r.nackCount(), at, r.connected());
+  /**
+   * Field by field, not as a copy compared with the records' equals: the recorder asks this of
+   * every row it looks at, and the records' generated equals (method handles, inlined) made its
+   * loop the costliest method C2 compiled in a run (docs/benchmarks.md). ClientRowsTest checks
+   * that every component but {@code lastSeenAt} (and {@code syncedEpoch}, when asked) counts.
+   */
+  private static boolean same(ClientRecord a, ClientRecord b, boolean anySynced) {
+    ClientRecord.Position p = a.position();
+    ClientRecord.Position q = b.position();
+    return a.connected() == b.connected()
+        && a.nackCount() == b.nackCount()
+        && p.sentEpoch() == q.sentEpoch()
+        && p.ackedEpoch() == q.ackedEpoch()
+        && (anySynced || p.syncedEpoch() == q.syncedEpoch())
+        && Objects.equals(p.sentVersion(), q.sentVersion())
+        && Objects.equals(p.ackedVersion(), q.ackedVersion())
+        && Objects.equals(p.sentAt(), q.sentAt())
+        && Objects.equals(p.ackedAt(), q.ackedAt())
+        && p.refusing().equals(q.refusing())
+        && Objects.equals(a.lastNack(), b.lastNack())
+        && a.nodeCluster().equals(b.nodeCluster())
+        && a.zone().equals(b.zone())
+        && a.userAgent().equals(b.userAgent())
+        && a.key().equals(b.key());
   }
 }
