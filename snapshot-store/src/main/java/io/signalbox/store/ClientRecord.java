@@ -34,6 +34,19 @@ public record ClientRecord(
       Objects.requireNonNull(nodeId, "nodeId");
       Objects.requireNonNull(typeUrl, "typeUrl");
     }
+
+    // Written out: a key is looked up for every row of every status recorder tick, and the
+    // generated equals and hashCode (method handles) made its loop costly for C2 to compile.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && streamId == k.streamId && nodeId.equals(k.nodeId) && typeUrl.equals(k.typeUrl)
+          && replicaId.equals(k.replicaId);
+    }
+
+    @Override
+    public int hashCode() {
+      return ((replicaId.hashCode() * 31 + nodeId.hashCode()) * 31 + Long.hashCode(streamId)) * 31 + typeUrl.hashCode();
+    }
   }
 
   /**
