@@ -8,6 +8,10 @@ import static io.signalbox.store.jooq.Tables.EPOCH_COUNTER;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.signalbox.proto.v1.SnapshotEnvelope;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -116,9 +120,9 @@ final class PostgresEpochLog {
   private static final String NEXT_EPOCH =
       "UPDATE epoch_counter SET last_epoch = last_epoch + 1 WHERE id = 1 RETURNING last_epoch";
 
-  private static long nextEpoch(java.sql.Connection c) throws java.sql.SQLException {
-    try (java.sql.PreparedStatement s = c.prepareStatement(NEXT_EPOCH);
-        java.sql.ResultSet r = s.executeQuery()) {
+  private static long nextEpoch(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(NEXT_EPOCH);
+        ResultSet r = s.executeQuery()) {
       if (!r.next()) {
         throw new IllegalStateException("epoch_counter has no row 1");
       }
@@ -141,10 +145,10 @@ final class PostgresEpochLog {
       SELECT pg_notify(?, ?) FROM inserted""";
 
   /** @param tip the row {@code stored} is a delta on, null for a full envelope */
-  private boolean insert(java.sql.Connection c, long epoch, EpochChain.Stored stored, EpochChain.Link tip,
-      long term) throws java.sql.SQLException {
+  private boolean insert(Connection c, long epoch, EpochChain.Stored stored, EpochChain.Link tip,
+      long term) throws SQLException {
     SnapshotEnvelope envelope = stored.envelope();
-    try (java.sql.PreparedStatement s = c.prepareStatement(INSERT_EPOCH)) {
+    try (PreparedStatement s = c.prepareStatement(INSERT_EPOCH)) {
       int i = 0;
       s.setLong(++i, epoch);
       s.setLong(++i, envelope.getParentEpoch());
@@ -162,7 +166,7 @@ final class PostgresEpochLog {
       // Payloads stay far under PostgreSQL's 8000-byte limit: a word, never a resource.
       s.setString(++i, PostgresNotifications.CHANNEL);
       s.setString(++i, "epoch");
-      try (java.sql.ResultSet r = s.executeQuery()) {
+      try (ResultSet r = s.executeQuery()) {
         return r.next();
       }
     }
@@ -223,11 +227,11 @@ final class PostgresEpochLog {
       // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
       // this commits still writes a valid delta; the hash guards against a copy of other content.
       Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.connectionResult(c -> {
-        try (java.sql.PreparedStatement s = c.prepareStatement(CHECKPOINT)) {
+        try (PreparedStatement s = c.prepareStatement(CHECKPOINT)) {
           s.setBytes(1, bytes);
           s.setLong(2, epoch);
           s.setString(3, full.getContentHash());
-          try (java.sql.ResultSet r = s.executeQuery()) {
+          try (ResultSet r = s.executeQuery()) {
             return r.next() ? Optional.of(r.getLong(1)) : Optional.<Long>empty();
           }
         }
@@ -355,7 +359,7 @@ final class PostgresEpochLog {
   private int updateStatus(String operation, String sql, long epoch, EpochStatus expected, EpochStatus status,
       String reason) {
     return call(operation, () -> db.connectionResult(c -> {
-      try (java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+      try (PreparedStatement s = c.prepareStatement(sql)) {
         s.setString(1, status.name());
         s.setString(2, reason == null ? "" : reason);
         s.setLong(3, epoch);

@@ -207,11 +207,13 @@ public final class ClientStatusRecorder implements AutoCloseable {
       for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
         ClientRecord was = written.get(row.key());
         boolean due = was == null || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0;
-        if (due || !ClientRows.sameButSeen(was, row) && (read || !ClientRows.sameButSeenAndSynced(was, row))) {
+        boolean same = !due && ClientRows.sameButSeen(was, row);
+        boolean onlyCaughtUp = !due && !same && !read && ClientRows.sameButSeenAndSynced(was, row);
+        if (!same && !onlyCaughtUp) {
           changed.add(row);
           continue;
         }
-        heldBack |= !ClientRows.sameButSeen(was, row);
+        heldBack |= onlyCaughtUp;
         if (was.lastSeenAt().isBefore(oldest)) {
           oldest = was.lastSeenAt();
         }
