@@ -207,13 +207,14 @@ public final class ClientStatusRecorder implements AutoCloseable {
       for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
         ClientRecord was = written.get(row.key());
         boolean due = was == null || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0;
-        boolean same = !due && ClientRows.sameButSeen(was, row);
-        boolean onlyCaughtUp = !due && !same && !read && ClientRows.sameButSeenAndSynced(was, row);
-        if (!same && !onlyCaughtUp) {
+        // One comparison per row: the held epoch is told apart by itself.
+        boolean sameButSynced = !due && ClientRows.sameButSeenAndSynced(was, row);
+        boolean caughtUp = sameButSynced && was.position().syncedEpoch() != row.position().syncedEpoch();
+        if (!sameButSynced || caughtUp && read) {
           changed.add(row);
           continue;
         }
-        heldBack |= onlyCaughtUp;
+        heldBack |= caughtUp;
         if (was.lastSeenAt().isBefore(oldest)) {
           oldest = was.lastSeenAt();
         }

@@ -1,7 +1,6 @@
 package io.signalbox.controlplane.e2e;
 
 import io.signalbox.store.EmbeddedDatabase;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
