@@ -6,12 +6,7 @@ import static io.signalbox.store.jooq.Tables.EPOCHS;
 import static io.signalbox.store.jooq.Tables.EPOCH_COUNTER;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.util.JsonFormat;
 import io.signalbox.proto.v1.SnapshotEnvelope;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -21,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
-import org.jooq.JSON;
 import org.jooq.Record8;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
@@ -87,13 +81,14 @@ final class PostgresEpochLog {
   }
 
   /**
-   * Three round trips and the commit: the counter, then the row and its notification in one
-   * statement. The delta is inserted only if the tip's row is still stored, checked by that same
-   * statement; if it is gone (another writer pruned it), the full envelope goes in its place.
+   * Two statements and the commit (and the fence's check, among replicas): the counter, then the
+   * row and its notification in one statement ({@link EpochStatements}). The delta is inserted only
+   * if the tip's row is still stored, checked by that same statement; if it is gone (another writer
+   * pruned it), the full envelope goes in its place.
    */
   private <S> Written<S> appendIn(DSLContext t, EpochSealer<S> sealer, Fence fence, EpochChain.Link tip) {
     // The row lock taken here is held until commit: a second writer waits, then reads our value.
-    long epoch = t.connectionResult(PostgresEpochLog::nextEpoch);
+    long epoch = t.connectionResult(EpochStatements::nextEpoch);
     if (fence != null && !PostgresLeadership.holds(t, fence)) {
       // Rolls the counter back too: the number is never used, and nothing was stored.
       throw new FencedOut();
@@ -107,69 +102,14 @@ final class PostgresEpochLog {
     // lock here and changes neither the tip's row nor its chain (base_epoch): it only adds a full
     // copy, which ChainTip.appended credits to this link after commit.
     EpochChain.Link onto = stored.full() ? null : tip;
-    if (!t.connectionResult(c -> insert(c, epoch, stored, onto, term))) {
+    if (!t.connectionResult(c -> EpochStatements.insert(c, epoch, stored, onto, term, now()))) {
       EpochChain.Stored full = EpochChain.choose(sealer, result, epoch, null, () -> false);
-      if (!t.connectionResult(c -> insert(c, epoch, full, null, term))) {
+      if (!t.connectionResult(c -> EpochStatements.insert(c, epoch, full, null, term, now()))) {
         throw new IllegalStateException("epoch " + epoch + " was not inserted");
       }
       return new Written<>(result, full);
     }
     return new Written<>(result, stored);
-  }
-
-  private static final String NEXT_EPOCH =
-      "UPDATE epoch_counter SET last_epoch = last_epoch + 1 WHERE id = 1 RETURNING last_epoch";
-
-  private static long nextEpoch(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(NEXT_EPOCH);
-        ResultSet r = s.executeQuery()) {
-      if (!r.next()) {
-        throw new IllegalStateException("epoch_counter has no row 1");
-      }
-      return r.getLong(1);
-    }
-  }
-
-  /**
-   * Written once, not rendered per append: the row, inserted only if the row it is a delta on is
-   * still stored ({@code ? OR EXISTS}: true for a full envelope), and the notification of it. One
-   * row back if it was inserted.
-   */
-  private static final String INSERT_EPOCH = """
-      WITH inserted AS (
-        INSERT INTO epochs (epoch, parent_epoch, base_epoch, created_at, content_hash, envelope, status, reason, cause,
-                            provenance, term)
-        SELECT ?, ?, ?, ?, ?, ?, ?, '', ?, ?::jsonb, ?
-        WHERE ? OR EXISTS (SELECT 1 FROM epochs WHERE epoch = ? AND base_epoch = ?)
-        RETURNING epoch)
-      SELECT pg_notify(?, ?) FROM inserted""";
-
-  /** @param tip the row {@code stored} is a delta on, null for a full envelope */
-  private boolean insert(Connection c, long epoch, EpochChain.Stored stored, EpochChain.Link tip,
-      long term) throws SQLException {
-    SnapshotEnvelope envelope = stored.envelope();
-    try (PreparedStatement s = c.prepareStatement(INSERT_EPOCH)) {
-      int i = 0;
-      s.setLong(++i, epoch);
-      s.setLong(++i, envelope.getParentEpoch());
-      s.setLong(++i, stored.link().baseEpoch());
-      s.setObject(++i, now());
-      s.setString(++i, envelope.getContentHash());
-      s.setBytes(++i, envelope.toByteArray());
-      s.setString(++i, EpochStatus.ACTIVE.name());
-      s.setString(++i, envelope.getProvenance().getCause());
-      s.setString(++i, provenanceJson(envelope).data());
-      s.setLong(++i, term);
-      s.setBoolean(++i, tip == null);
-      s.setLong(++i, tip == null ? 0 : tip.epoch());
-      s.setLong(++i, tip == null ? 0 : tip.baseEpoch());
-      // Payloads stay far under PostgreSQL's 8000-byte limit: a word, never a resource.
-      s.setString(++i, PostgresNotifications.CHANNEL);
-      s.setString(++i, "epoch");
-      try (ResultSet r = s.executeQuery()) {
-        return r.next();
-      }
-    }
   }
 
   void release(int wave, long epoch) {
@@ -203,15 +143,6 @@ final class PostgresEpochLog {
     }
   }
 
-  /**
-   * Written once: a checkpoint runs every few dozen epochs, too rarely for the JIT to compile jOOQ's
-   * building of it, which took tens of milliseconds interpreted (docs/benchmarks.md).
-   */
-  private static final String CHECKPOINT = """
-      UPDATE epochs SET full_envelope = ?
-      WHERE epoch = ? AND content_hash = ? AND full_envelope IS NULL AND base_epoch <> epoch
-      RETURNING base_epoch""";
-
   void checkpoint(SnapshotEnvelope full) {
     long started = System.nanoTime();
     EpochChain.checkCheckpoint(full);
@@ -226,16 +157,8 @@ final class PostgresEpochLog {
       // One statement, no counter lock: appends go on while the copy (megabytes) is written. The
       // row's delta envelope and base_epoch stay as they are, so an append that read the tip before
       // this commits still writes a valid delta; the hash guards against a copy of other content.
-      Optional<Long> base = call("write checkpoint of epoch " + epoch, () -> db.connectionResult(c -> {
-        try (PreparedStatement s = c.prepareStatement(CHECKPOINT)) {
-          s.setBytes(1, bytes);
-          s.setLong(2, epoch);
-          s.setString(3, full.getContentHash());
-          try (ResultSet r = s.executeQuery()) {
-            return r.next() ? Optional.of(r.getLong(1)) : Optional.<Long>empty();
-          }
-        }
-      }));
+      Optional<Long> base = call("write checkpoint of epoch " + epoch,
+          () -> db.connectionResult(c -> EpochStatements.checkpoint(c, epoch, full.getContentHash(), bytes)));
       if (base.isEmpty()) {
         return;
       }
@@ -343,32 +266,17 @@ final class PostgresEpochLog {
   }
 
   void setStatus(long epoch, EpochStatus status, String reason) {
-    if (updateStatus("set status of epoch " + epoch, SET_STATUS, epoch, null, status, reason) == 0) {
+    if (updateStatus("set status of epoch " + epoch, epoch, null, status, reason) == 0) {
       throw new IllegalArgumentException("no epoch " + epoch);
     }
   }
 
   boolean replaceStatus(long epoch, EpochStatus expected, EpochStatus status, String reason) {
-    return updateStatus("replace status of epoch " + epoch, REPLACE_STATUS, epoch, expected, status, reason) == 1;
+    return updateStatus("replace status of epoch " + epoch, epoch, expected, status, reason) == 1;
   }
 
-  // Written once: every published epoch supersedes its parent, so these run once per change.
-  private static final String SET_STATUS = "UPDATE epochs SET status = ?, reason = ? WHERE epoch = ?";
-  private static final String REPLACE_STATUS = SET_STATUS + " AND status = ?";
-
-  private int updateStatus(String operation, String sql, long epoch, EpochStatus expected, EpochStatus status,
-      String reason) {
-    return call(operation, () -> db.connectionResult(c -> {
-      try (PreparedStatement s = c.prepareStatement(sql)) {
-        s.setString(1, status.name());
-        s.setString(2, reason == null ? "" : reason);
-        s.setLong(3, epoch);
-        if (expected != null) {
-          s.setString(4, expected.name());
-        }
-        return s.executeUpdate();
-      }
-    }));
+  private int updateStatus(String operation, long epoch, EpochStatus expected, EpochStatus status, String reason) {
+    return call(operation, () -> db.connectionResult(c -> EpochStatements.setStatus(c, epoch, expected, status, reason)));
   }
 
   /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
@@ -411,14 +319,6 @@ final class PostgresEpochLog {
 
   private OffsetDateTime now() {
     return utc(Instant.now(clock));
-  }
-
-  private static JSON provenanceJson(SnapshotEnvelope envelope) {
-    try {
-      return JSON.valueOf(JsonFormat.printer().omittingInsignificantWhitespace().print(envelope.getProvenance()));
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("epoch " + envelope.getEpoch() + ": provenance cannot be rendered as JSON", e);
-    }
   }
 
   private static SnapshotEnvelope parse(long epoch, byte[] bytes) {
