@@ -8,12 +8,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * The statements of {@code epochs} that run once per change or in a checkpoint, as SQL written once
- * and bound by hand: jOOQ rendered them for every epoch, and a checkpoint runs too rarely for the
- * JIT to compile jOOQ's building of its update, which took tens of milliseconds interpreted
+ * The statements of {@code epochs} that run once per change, on a timer or in a checkpoint, as SQL
+ * written once and bound by hand: jOOQ rendered them every time, and a checkpoint runs too rarely
+ * for the JIT to compile jOOQ's building of its update, which took tens of milliseconds interpreted
  * (docs/benchmarks.md, issue 17). Each runs on the connection, and so in the transaction, it is
  * given; {@link PostgresEpochLog} decides what they mean.
  */
@@ -115,6 +117,88 @@ final class EpochStatements {
         s.setString(4, expected.name());
       }
       return s.executeUpdate();
+    }
+  }
+
+  private static final String AFTER = "SELECT epoch, envelope FROM epochs WHERE epoch > ? ORDER BY epoch LIMIT ?";
+
+  /**
+   * Up to {@code limit} rows after {@code epoch}, oldest first, as stored (a delta stays a delta):
+   * a follower reads this after every commit. One statement, so one consistent read.
+   */
+  static List<SnapshotEnvelope> after(Connection c, long epoch, int limit) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(AFTER)) {
+      s.setLong(1, epoch);
+      s.setInt(2, limit);
+      List<SnapshotEnvelope> out = new ArrayList<>();
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          out.add(parse(r.getLong(1), r.getBytes(2)));
+        }
+      }
+      return out;
+    }
+  }
+
+  private static final String LAST_EPOCH = "SELECT last_epoch FROM epoch_counter WHERE id = 1";
+
+  /** The highest epoch ever allocated, as the counter says. */
+  static long lastEpoch(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(LAST_EPOCH);
+        ResultSet r = s.executeQuery()) {
+      if (!r.next()) {
+        throw new IllegalStateException("epoch_counter has no row 1");
+      }
+      return r.getLong(1);
+    }
+  }
+
+  private static final String RECORD_COLUMNS =
+      "SELECT epoch, parent_epoch, created_at, content_hash, status, reason, cause, term FROM epochs ";
+  private static final String RECORDS = RECORD_COLUMNS + "WHERE epoch < ? ORDER BY epoch DESC LIMIT ?";
+  // epochs_status_idx (status, epoch) answers this without a scan.
+  private static final String NEWEST_WITH_STATUS = RECORD_COLUMNS + "WHERE status = ? ORDER BY epoch DESC LIMIT 1";
+  private static final String RECORD = RECORD_COLUMNS + "WHERE epoch = ?";
+
+  /** Up to {@code limit} epochs below {@code before}, newest first (the dashboard samples these twice a second). */
+  static List<EpochRecord> records(Connection c, int limit, long before) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(RECORDS)) {
+      s.setLong(1, before);
+      s.setInt(2, limit);
+      return records(s);
+    }
+  }
+
+  static Optional<EpochRecord> newestWithStatus(Connection c, EpochStatus status) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(NEWEST_WITH_STATUS)) {
+      s.setString(1, status.name());
+      return records(s).stream().findFirst();
+    }
+  }
+
+  static Optional<EpochRecord> record(Connection c, long epoch) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(RECORD)) {
+      s.setLong(1, epoch);
+      return records(s).stream().findFirst();
+    }
+  }
+
+  private static List<EpochRecord> records(PreparedStatement s) throws SQLException {
+    List<EpochRecord> out = new ArrayList<>();
+    try (ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        out.add(new EpochRecord(r.getLong(1), r.getLong(2), r.getObject(3, OffsetDateTime.class).toInstant(),
+            r.getString(4), EpochStatus.valueOf(r.getString(5)), r.getString(6), r.getString(7), r.getLong(8)));
+      }
+    }
+    return out;
+  }
+
+  static SnapshotEnvelope parse(long epoch, byte[] bytes) {
+    try {
+      return SnapshotEnvelope.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("epoch " + epoch + ": stored envelope is not a SnapshotEnvelope", e);
     }
   }
 

@@ -5,7 +5,6 @@ import static io.signalbox.store.UtcTimestamps.utc;
 import static io.signalbox.store.jooq.Tables.EPOCHS;
 import static io.signalbox.store.jooq.Tables.EPOCH_COUNTER;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
-import org.jooq.Record8;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -188,12 +186,7 @@ final class PostgresEpochLog {
   }
 
   List<SnapshotEnvelope> storedAfter(long epoch, int limit) {
-    // One statement, so one consistent read without a transaction around it.
-    return call("read epochs after " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
-        .where(EPOCHS.EPOCH.gt(epoch))
-        .orderBy(EPOCHS.EPOCH)
-        .limit(limit)
-        .fetch(r -> parse(r.value1(), r.value2())));
+    return call("read epochs after " + epoch, () -> db.connectionResult(c -> EpochStatements.after(c, epoch, limit)));
   }
 
   /** Runs {@code read} in one REPEATABLE READ transaction: a chain read in several queries is consistent. */
@@ -222,7 +215,7 @@ final class PostgresEpochLog {
         // A base row's envelope is full and it never gets a full_envelope; another row's is a delta.
         return t.select(DSL.coalesce(EPOCHS.FULL_ENVELOPE, EPOCHS.ENVELOPE)).from(EPOCHS)
             .where(EPOCHS.EPOCH.eq(epoch))
-            .fetchSingle(r -> parse(epoch, r.value1()));
+            .fetchSingle(r -> EpochStatements.parse(epoch, r.value1()));
       }
 
       @Override
@@ -230,39 +223,23 @@ final class PostgresEpochLog {
         NavigableMap<Long, SnapshotEnvelope> rows = new TreeMap<>();
         t.select(EPOCHS.EPOCH, EPOCHS.ENVELOPE).from(EPOCHS)
             .where(EPOCHS.EPOCH.between(from, to)).and(EPOCHS.BASE_EPOCH.eq(base))
-            .forEach(r -> rows.put(r.value1(), parse(r.value1(), r.value2())));
+            .forEach(r -> rows.put(r.value1(), EpochStatements.parse(r.value1(), r.value2())));
         return rows;
       }
     };
   }
 
   List<EpochRecord> epochs(int limit, long beforeEpoch) {
-    return call("list epochs", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH, EPOCHS.CREATED_AT,
-            EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
-        .from(EPOCHS)
-        .where(EPOCHS.EPOCH.lt(beforeEpoch))
-        .orderBy(EPOCHS.EPOCH.desc())
-        .limit(limit)
-        .fetch(PostgresEpochLog::toRecord));
+    return call("list epochs", () -> db.connectionResult(c -> EpochStatements.records(c, limit, beforeEpoch)));
   }
 
   Optional<EpochRecord> newestWithStatus(EpochStatus status) {
-    // epochs_status_idx (status, epoch) answers this without a scan.
-    return call("find the newest " + status + " epoch", () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
-            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
-        .from(EPOCHS)
-        .where(EPOCHS.STATUS.eq(status.name()))
-        .orderBy(EPOCHS.EPOCH.desc())
-        .limit(1)
-        .fetchOptional(PostgresEpochLog::toRecord));
+    return call("find the newest " + status + " epoch",
+        () -> db.connectionResult(c -> EpochStatements.newestWithStatus(c, status)));
   }
 
   Optional<EpochRecord> epoch(long epoch) {
-    return call("read epoch " + epoch, () -> db.select(EPOCHS.EPOCH, EPOCHS.PARENT_EPOCH,
-            EPOCHS.CREATED_AT, EPOCHS.CONTENT_HASH, EPOCHS.STATUS, EPOCHS.REASON, EPOCHS.CAUSE, EPOCHS.TERM)
-        .from(EPOCHS)
-        .where(EPOCHS.EPOCH.eq(epoch))
-        .fetchOptional(PostgresEpochLog::toRecord));
+    return call("read epoch " + epoch, () -> db.connectionResult(c -> EpochStatements.record(c, epoch)));
   }
 
   void setStatus(long epoch, EpochStatus status, String reason) {
@@ -281,8 +258,7 @@ final class PostgresEpochLog {
 
   /** The highest epoch ever allocated (0 before the first); pruning never lowers it. */
   long lastEpoch() {
-    return call("read last epoch", () -> db.select(EPOCH_COUNTER.LAST_EPOCH).from(EPOCH_COUNTER)
-        .where(EPOCH_COUNTER.ID.eq(1)).fetchSingle().value1());
+    return call("read last epoch", () -> db.connectionResult(EpochStatements::lastEpoch));
   }
 
   private static final int DELETE_ROWS = 1_000;
@@ -319,18 +295,5 @@ final class PostgresEpochLog {
 
   private OffsetDateTime now() {
     return utc(Instant.now(clock));
-  }
-
-  private static SnapshotEnvelope parse(long epoch, byte[] bytes) {
-    try {
-      return SnapshotEnvelope.parseFrom(bytes);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("epoch " + epoch + ": stored envelope is not a SnapshotEnvelope", e);
-    }
-  }
-
-  private static EpochRecord toRecord(Record8<Long, Long, OffsetDateTime, String, String, String, String, Long> r) {
-    return new EpochRecord(r.value1(), r.value2(), r.value3().toInstant(), r.value4(),
-        EpochStatus.valueOf(r.value5()), r.value6(), r.value7(), r.value8());
   }
 }
