@@ -9,7 +9,12 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.signalbox.store.jooq.tables.records.RegistryLeasesRecord;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +30,21 @@ final class PostgresLeaseStore implements LeaseStore {
     this.db = db;
   }
 
+  // The registry sweeps every second: these two run as SQL written once, not rendered by jOOQ each
+  // time (docs/benchmarks.md, issue 17). Sorted here, not by the database: its collation need not
+  // order strings as Java does.
+  private static final String COLUMNS =
+      "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at";
+  private static final String ALL = "SELECT " + COLUMNS + " FROM registry_leases";
+  private static final String EXPIRE = "DELETE FROM registry_leases WHERE expires_at <= ? RETURNING " + COLUMNS;
+
   @Override
   public List<StoredLease> all() {
-    // Sorted here, not by the database: its collation need not order strings as Java does.
-    return call("list leases", () -> db.selectFrom(REGISTRY_LEASES).fetch(PostgresLeaseStore::toLease)
-        .stream().sorted(InMemoryLeaseStore.ORDER).toList());
+    return call("list leases", () -> db.connectionResult(c -> {
+      try (PreparedStatement s = c.prepareStatement(ALL)) {
+        return leases(s);
+      }
+    }));
   }
 
   @Override
@@ -67,11 +82,25 @@ final class PostgresLeaseStore implements LeaseStore {
 
   @Override
   public List<StoredLease> expire(Instant now) {
-    return call("expire leases", () -> db.deleteFrom(REGISTRY_LEASES)
-        .where(REGISTRY_LEASES.EXPIRES_AT.le(utc(now)))
-        .returning()
-        .fetch(PostgresLeaseStore::toLease)
-        .stream().sorted(InMemoryLeaseStore.ORDER).toList());
+    return call("expire leases", () -> db.connectionResult(c -> {
+      try (PreparedStatement s = c.prepareStatement(EXPIRE)) {
+        s.setObject(1, utc(now));
+        return leases(s);
+      }
+    }));
+  }
+
+  private static List<StoredLease> leases(PreparedStatement s) throws SQLException {
+    List<StoredLease> out = new ArrayList<>();
+    try (ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        out.add(new StoredLease(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
+            metadata(JSON.valueOf(r.getString(6))), r.getString(7), r.getObject(8, OffsetDateTime.class).toInstant(),
+            r.getObject(9, OffsetDateTime.class).toInstant()));
+      }
+    }
+    out.sort(InMemoryLeaseStore.ORDER);
+    return out;
   }
 
   private static StoredLease toLease(RegistryLeasesRecord r) {
