@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * {@code load}: runs the fleet scenario against Signalbox and the java-control-plane baselines, one
  * after the other (never at once: they would share two cores), and prints the comparison. With
  * {@code --rounds}, the whole sequence of targets runs again, so that a busy machine's slow spells
- * fall on every target alike and each round's ratios compare runs minutes apart at most.
+ * fall on every target alike and each round's ratios compare runs minutes apart at most; after the
+ * last round it prints the ratios the targets are stated in, round by round, with their median.
  */
 @Command(name = "load", mixinStandardHelpOptions = true,
     description = "Connect a simulated fleet, apply one-endpoint changes through the endpoint file, measure.")
@@ -43,7 +44,8 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--target", defaultValue = "signalbox", split = ",",
       description = "Comma-separated, run in this order, ratios of the first to each other: signalbox, signalbox-cds, "
           + "careful, plain; both = signalbox,plain; all = signalbox,careful,plain") List<String> targets;
-  @Option(names = "--rounds", defaultValue = "1", description = "Run the targets' sequence this many times") int rounds;
+  @Option(names = "--rounds", defaultValue = "1", description = "Run the targets' sequence this many times, then print each ratio round by round and its median")
+  int rounds;
   @Option(names = "--store", defaultValue = "memory", description = "Signalbox store.url: memory or embedded")
   String store;
   @Option(names = "--debounce", defaultValue = "100ms", description = "Signalbox reconcile.debounce")
@@ -106,6 +108,7 @@ public final class LoadTool implements Callable<Integer> {
         debounce, fileQuietPeriod, options(serverJvmOpts), signalboxJvm.list(), options(baselineJvmOpts),
         signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout);
     boolean clean = true;
+    List<List<RunResult>> all = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       List<RunResult> results = new ArrayList<>();
       for (Scenario.Target target : order) {
@@ -116,7 +119,9 @@ public final class LoadTool implements Callable<Integer> {
       System.out.print(ResultTable.render(title, plan, results));
       System.out.flush();
       clean &= results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
+      all.add(results);
     }
+    System.out.print(ResultTable.summary(all));
     return clean ? 0 : 1;
   }
 

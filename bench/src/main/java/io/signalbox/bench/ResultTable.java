@@ -39,6 +39,14 @@ final class ResultTable {
       new Row<>("serializations/change", p -> p.serializations() < 0 || p.changes().isEmpty()
           ? Double.NaN : p.serializations() / (double) p.changes().size(), "%.1f"));
 
+  /** What issue 17's targets are stated in: the rows {@link #summary} repeats across rounds. */
+  private static final List<Row<RunResult.Phase>> SUMMARY_ROWS = List.of(
+      new Row<>("server + PostgreSQL CPU ms/change", p -> p.cpuMillisPerChange() + p.databaseCpuMillisPerChange(), ""),
+      new Row<>("server CPU ms/change", RunResult.Phase::cpuMillisPerChange, ""),
+      new Row<>("server CPU excl. JIT ms/change", p -> p.cpuMillisPerChange() - p.jitCpuMillisPerChange(), ""),
+      new Row<>("change p50 (ms)", p -> p.latencyPercentile(50), ""),
+      new Row<>("change p99 (ms)", p -> p.latencyPercentile(99), ""));
+
   private static final int LABEL = 34;
   private static final int COLUMN = 17;
 
@@ -73,6 +81,66 @@ final class ResultTable {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * After several rounds, the first target's ratio to each other one, round by round and their
+   * median, for the rows the targets are stated in: one round's ratio is one compile timeline's,
+   * and a verdict needs the spread. Empty for one round or one target.
+   */
+  static String summary(List<List<RunResult>> rounds) {
+    if (rounds.size() < 2 || rounds.get(0).size() < 2) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    List<RunResult> first = rounds.get(0);
+    for (int other = 1; other < first.size(); other++) {
+      String ratio = first.get(0).target().label().replace("signalbox", "sb") + "/" + first.get(other).target().label();
+      out.append(String.format(Locale.ROOT, "%s over %d rounds, round by round, then the median%n", ratio,
+          rounds.size()));
+      for (String phase : List.of("cold", "warm")) {
+        if (first.get(0).phase(phase).isEmpty()) {
+          continue;
+        }
+        out.append(phase).append(" phase\n");
+        for (Row<RunResult.Phase> row : SUMMARY_ROWS) {
+          double[] ratios = new double[rounds.size()];
+          for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = ratio(rounds.get(i), other, phase, row.value());
+          }
+          out.append(pad("  " + row.label(), LABEL + 2));
+          for (double r : ratios) {
+            out.append(String.format(Locale.ROOT, " %6s", Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2f", r)));
+          }
+          double median = median(ratios);
+          out.append(String.format(Locale.ROOT, "   median %s%n",
+              Double.isNaN(median) ? "-" : String.format(Locale.ROOT, "%.2f", median)));
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** The first result's {@code value} over the {@code other}th's in one round; NaN if either is missing or 0. */
+  private static double ratio(List<RunResult> round, int other, String phase,
+      ToDoubleFunction<RunResult.Phase> value) {
+    Optional<RunResult.Phase> a = round.get(0).phase(phase);
+    Optional<RunResult.Phase> b = round.get(other).phase(phase);
+    if (a.isEmpty() || b.isEmpty()) {
+      return Double.NaN;
+    }
+    double x = value.applyAsDouble(a.get());
+    double y = value.applyAsDouble(b.get());
+    return Double.isNaN(x) || Double.isNaN(y) || y == 0 ? Double.NaN : x / y;
+  }
+
+  /** The median of the defined values (the mean of the middle two for an even count); NaN if none. */
+  static double median(double[] values) {
+    double[] v = java.util.Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
+    if (v.length == 0) {
+      return Double.NaN;
+    }
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
   private static <T> void line(StringBuilder out, String label, Row<T> row, List<Optional<T>> values) {
