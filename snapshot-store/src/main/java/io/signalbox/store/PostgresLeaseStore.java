@@ -100,7 +100,7 @@ final class PostgresLeaseStore implements LeaseStore {
       }
     }
     out.sort(InMemoryLeaseStore.ORDER);
-    return out;
+    return List.copyOf(out);
   }
 
   private static StoredLease toLease(RegistryLeasesRecord r) {
