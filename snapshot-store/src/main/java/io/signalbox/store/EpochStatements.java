@@ -28,13 +28,7 @@ final class EpochStatements {
 
   /** The next epoch number; the counter's row stays locked until the transaction ends. */
   static long nextEpoch(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(NEXT_EPOCH);
-        ResultSet r = s.executeQuery()) {
-      if (!r.next()) {
-        throw new IllegalStateException("epoch_counter has no row 1");
-      }
-      return r.getLong(1);
-    }
+    return counter(c, NEXT_EPOCH);
   }
 
   /**
@@ -144,7 +138,12 @@ final class EpochStatements {
 
   /** The highest epoch ever allocated, as the counter says. */
   static long lastEpoch(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(LAST_EPOCH);
+    return counter(c, LAST_EPOCH);
+  }
+
+  /** The counter's value as {@code sql} returns it in its only row. */
+  private static long counter(Connection c, String sql) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql);
         ResultSet r = s.executeQuery()) {
       if (!r.next()) {
         throw new IllegalStateException("epoch_counter has no row 1");
