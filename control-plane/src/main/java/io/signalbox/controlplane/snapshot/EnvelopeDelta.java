@@ -4,7 +4,6 @@ import io.signalbox.proto.v1.SnapshotEnvelope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * A sealed snapshot's stored form as a delta on its parent: what the store writes for most epochs,
@@ -35,7 +34,7 @@ public final class EnvelopeDelta {
       io.signalbox.proto.v1.TypeResources.Builder tb = io.signalbox.proto.v1.TypeResources.newBuilder()
           .setTypeUrl(type.typeUrl())
           .setVersionEpoch(tr.versionEpoch());
-      for (String name : new TreeSet<>(tr.changedSinceParent())) {
+      for (String name : tr.changedSinceParent()) {
         XdsResource r = tr.get(name);
         if (r == null) {
           tb.addRemoved(name);

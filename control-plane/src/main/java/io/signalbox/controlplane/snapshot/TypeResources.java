@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.snapshot;
 
+import com.google.common.collect.ImmutableSortedSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -9,13 +10,15 @@ import java.util.Set;
  * @param versionEpoch the epoch that last changed this type (a resource added, changed or removed);
  *     the type's {@code version_info} is derived from it, so it moves only when the type changes
  * @param byName sorted by name; immutable, and sharing structure with the parent snapshot's map
+ * @param changedSinceParent the names added, changed or removed since the parent snapshot, null if
+ *     not known; immutable, and iterated in name order, so no client's response sorts them again
  */
 public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsResource> byName,
     Set<String> changedSinceParent) {
 
   public TypeResources {
     byName = MerkleTreap.copyOf(byName, ContentHash.RESOURCE, r -> r);
-    changedSinceParent = changedSinceParent == null ? null : Set.copyOf(changedSinceParent);
+    changedSinceParent = changedSinceParent == null ? null : ImmutableSortedSet.copyOf(changedSinceParent);
   }
 
   /** A type whose changes since the parent snapshot are not known (restored from storage). */

@@ -318,12 +318,12 @@ final class Subscription {
     }
     if (!dirty && pending == null && cleanEpoch >= 0 && cleanEpoch == snapshot.parentEpoch()
         && current.changedSinceParent() != null && resync.isEmpty()) {
-      Set<String> relevant = relevantChanges(current.changedSinceParent());
-      if (relevant.isEmpty()) {
+      Set<String> changed = current.changedSinceParent();
+      if (!anyRelevant(changed)) {
         return synced(snapshot);
       }
       if (!type.fullStateInSotw()) {
-        return changedOnly(snapshot, relevant, parentHeld, now);
+        return changedOnly(snapshot, changed, parentHeld, now);
       }
     }
     dirty = false;
@@ -436,24 +436,26 @@ final class Subscription {
     return refusing.equals(other);
   }
 
-  /** Of the names a snapshot changed, those this client asked for or holds. */
-  private Set<String> relevantChanges(Set<String> changed) {
-    if (wildcard) {
-      return changed;
-    }
-    Set<String> relevant = new HashSet<>();
+  /** Whether this client asked for or holds {@code name}: a change of it may concern the client. */
+  private boolean relevant(String name) {
+    return wildcard || names.contains(name) || sh.holds(name);
+  }
+
+  private boolean anyRelevant(Set<String> changed) {
     for (String n : changed) {
-      if (names.contains(n) || sh.holds(n)) {
-        relevant.add(n);
+      if (relevant(n)) {
+        return true;
       }
     }
-    return relevant;
+    return false;
   }
 
   /**
    * The partial-type answer when this client held everything of the parent snapshot: only the
    * changed names can differ, so only they are looked at — a one-endpoint change costs each client
    * one lookup, not one per subscribed cluster.
+   *
+   * @param changed the snapshot's changed names, in name order ({@link TypeResources#changedSinceParent})
    */
   private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
     TypeResources current = snapshot.resources(type);
@@ -462,7 +464,10 @@ final class Subscription {
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
     List<String> removed = new ArrayList<>();
     boolean adjustedOffer = false;
-    for (String name : new TreeSet<>(changed)) {
+    for (String name : changed) {
+      if (!relevant(name)) {
+        continue;
+      }
       boolean wanted = wildcard || names.contains(name);
       XdsResource r = wanted ? current.get(name) : null;
       refusing.remove(name);
