@@ -44,7 +44,8 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--target", defaultValue = "signalbox", split = ",",
       description = "Comma-separated, run in this order, ratios of the first to each other: signalbox, signalbox-cds, "
           + "careful, plain; both = signalbox,plain; all = signalbox,careful,plain") List<String> targets;
-  @Option(names = "--rounds", defaultValue = "1", description = "Run the targets' sequence this many times, then print each ratio round by round and its median")
+  @Option(names = "--rounds", defaultValue = "1",
+      description = "Run the targets' sequence this many times, then print each ratio round by round and its median")
   int rounds;
   @Option(names = "--store", defaultValue = "memory", description = "Signalbox store.url: memory or embedded")
   String store;

@@ -95,7 +95,8 @@ final class ResultTable {
     StringBuilder out = new StringBuilder();
     List<RunResult> first = rounds.get(0);
     for (int other = 1; other < first.size(); other++) {
-      String ratio = first.get(0).target().label().replace("signalbox", "sb") + "/" + first.get(other).target().label();
+      String ratio = first.get(0).target().label().replace("signalbox", "sb") + "/"
+          + first.get(other).target().label();
       out.append(String.format(Locale.ROOT, "%s over %d rounds, round by round, then the median%n", ratio,
           rounds.size()));
       for (String phase : List.of("cold", "warm")) {
@@ -110,15 +111,17 @@ final class ResultTable {
           }
           out.append(pad("  " + row.label(), LABEL + 2));
           for (double r : ratios) {
-            out.append(String.format(Locale.ROOT, " %6s", Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2f", r)));
+            out.append(String.format(Locale.ROOT, " %6s", twoPlaces(r)));
           }
-          double median = median(ratios);
-          out.append(String.format(Locale.ROOT, "   median %s%n",
-              Double.isNaN(median) ? "-" : String.format(Locale.ROOT, "%.2f", median)));
+          out.append(String.format(Locale.ROOT, "   median %s%n", twoPlaces(median(ratios))));
         }
       }
     }
     return out.toString();
+  }
+
+  private static String twoPlaces(double ratio) {
+    return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio);
   }
 
   /** The first result's {@code value} over the {@code other}th's in one round; NaN if either is missing or 0. */
