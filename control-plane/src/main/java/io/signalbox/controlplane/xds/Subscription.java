@@ -1,7 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import com.google.common.collect.Interner;
-import com.google.common.collect.Interners;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.TypeResources;
 import io.signalbox.controlplane.snapshot.XdsResource;
@@ -26,7 +24,8 @@ import java.util.TreeSet;
  * we sent), {@code held} (what it has ACKed), and {@code rejected} (name -> version it NACKed). A
  * resource is offered at its snapshot version unless this client rejected exactly that version, in
  * which case it keeps the version it holds: a NACKed version is never re-sent to that client
- * (java-control-plane's SimpleCache re-sends it in a tight loop).
+ * (java-control-plane's SimpleCache re-sends it in a tight loop). What the client asks for, the
+ * names and whether it is a wildcard, is {@link SubscribedNames}.
  */
 final class Subscription {
 
@@ -60,9 +59,7 @@ final class Subscription {
   final XdsType type;
   private final boolean delta;
 
-  private boolean wildcard;
-  // Immutable and interned (NAME_SETS): clients subscribing to the same names share one set.
-  private Set<String> names = Set.of();
+  private final SubscribedNames subscribed;
   // `sent` and `held` of the description above, stored once.
   private final SentAndHeld sh = new SentAndHeld();
   private final Map<String, String> rejected = new HashMap<>();
@@ -75,7 +72,6 @@ final class Subscription {
   // acked version says where it is (a rollback restores what it still holds).
   private final Set<String> resync = new HashSet<>();
   private long resyncAfterEpoch;
-  private boolean initialized;
   private boolean everResponded;
   // The snapshot epoch at which this subscription was known to have nothing left to send, and no
   // response in flight; -1 when not. While not dirty, the next snapshot only needs a look at what
@@ -83,9 +79,6 @@ final class Subscription {
   private long cleanEpoch = -1;
   private boolean dirty = true;
   private int adjusted;
-  // The names of the last SotW request, as sent: every ACK repeats them, and comparing the list
-  // costs less than hashing freshly decoded strings into a set.
-  private List<String> lastRequested = List.of();
   Pending pending;
   String lastNonce = "";
   // What the stream last reported of this type; reused while it still describes this subscription.
@@ -107,14 +100,15 @@ final class Subscription {
   Subscription(XdsType type, boolean delta) {
     this.type = type;
     this.delta = delta;
+    this.subscribed = new SubscribedNames(type);
   }
 
   boolean wildcard() {
-    return wildcard;
+    return subscribed.wildcard();
   }
 
   Set<String> names() {
-    return names;
+    return subscribed.names();
   }
 
   /** Whether the client holds (ACKed) resource {@code name}. */
@@ -146,12 +140,12 @@ final class Subscription {
    * adjusted around a NACK ({@code 42.1}), unknown — gets everything, as for a new client.
    */
   void subscribeSotw(List<String> requested, String versionInfo, Snapshot snapshot) {
-    boolean first = !initialized;
+    boolean first = !subscribed.initialized();
     subscribeNames(requested);
     if (first && snapshot != null && !versionInfo.isEmpty()) {
       TypeResources current = snapshot.resources(type);
       if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
-        Iterable<String> held = wildcard ? current.byName().keySet() : names;
+        Iterable<String> held = subscribed.wildcard() ? current.byName().keySet() : subscribed.names();
         for (String name : held) {
           XdsResource r = current.get(name);
           if (r != null) {
@@ -166,64 +160,25 @@ final class Subscription {
     }
   }
 
-  /**
-   * One instance per resource name across all clients: a thousand clients subscribing to the same
-   * hundred clusters hold a hundred strings, not a hundred thousand freshly decoded ones. Weak: a
-   * name nobody subscribes to any more is collected.
-   */
-  private static final Interner<String> NAMES = Interners.newWeakInterner();
-
-  /**
-   * Likewise whole subscriptions, and the request lists they came from: a fleet whose clients ask
-   * for the same hundred clusters keeps one set and one list of them, not one per client (a
-   * hundred tree entries each).
-   */
-  private static final Interner<Set<String>> NAME_SETS = Interners.newWeakInterner();
-  private static final Interner<List<String>> NAME_LISTS = Interners.newWeakInterner();
-
   private void subscribeNames(List<String> asked) {
-    if (initialized && asked.equals(lastRequested)) {
-      return;
-    }
-    List<String> requested = new ArrayList<>(asked.size());
-    for (String n : asked) {
-      requested.add(NAMES.intern(n));
-    }
-    Set<String> next = new HashSet<>(requested.size());
-    for (String n : requested) {
-      if (!n.equals("*")) {
-        next.add(n);
-      }
-    }
-    boolean nextWildcard = !initialized ? type.fullStateInSotw() && requested.isEmpty()
-        : requested.contains("*") || requested.isEmpty() && wildcard;
-    if (initialized && next.equals(names) && nextWildcard == wildcard) {
+    if (!subscribed.replace(asked)) {
       // Every ACK repeats the subscription; nothing to do unless it changed.
       return;
     }
     dirty = true;
-    // An empty first request for LDS or CDS is the legacy wildcard (xDS protocol, "How the client
-    // specifies what resources to return"); "*" asks for everything; names alone end a wildcard.
-    initialized = true;
-    wildcard = requested.contains("*") || nextWildcard;
-    names = NAME_SETS.intern(Set.copyOf(next));
-    // The same String instances as `names`: remembering the request costs a list, not its names.
-    lastRequested = NAME_LISTS.intern(List.copyOf(requested));
-    if (!wildcard) {
+    if (!subscribed.wildcard()) {
       // The client dropped these itself; forget them so a later re-subscription is answered.
-      sh.retain(names::contains);
+      sh.retain(subscribed.names()::contains);
     }
   }
 
   /** Delta: subscriptions change incrementally; initial versions say what a reconnecting client has. */
   void subscribeDelta(List<String> subscribe, List<String> unsubscribe, Map<String, String> initialVersions,
       Snapshot snapshot) {
-    if (!subscribe.isEmpty() || !unsubscribe.isEmpty() || !initialized) {
+    if (!subscribe.isEmpty() || !unsubscribe.isEmpty() || !subscribed.initialized()) {
       dirty = true;
     }
-    if (!initialized) {
-      wildcard = type.fullStateInSotw() && subscribe.isEmpty();
-      initialized = true;
+    if (subscribed.startDelta(subscribe)) {
       TypeResources current = snapshot == null ? TypeResources.empty(type) : snapshot.resources(type);
       initialVersions.forEach((name, version) -> {
         XdsResource known = current.get(name);
@@ -238,25 +193,7 @@ final class Subscription {
       // An ACK: the subscription stands.
       return;
     }
-    Set<String> next = new HashSet<>(names);
-    for (String n : subscribe) {
-      if (n.equals("*")) {
-        wildcard = true;
-      } else {
-        next.add(NAMES.intern(n));
-      }
-    }
-    for (String n : unsubscribe) {
-      if (n.equals("*")) {
-        wildcard = false;
-      } else {
-        next.remove(n);
-        if (!wildcard) {
-          sh.forget(n);
-        }
-      }
-    }
-    names = NAME_SETS.intern(Set.copyOf(next));
+    subscribed.changeDelta(subscribe, unsubscribe, sh::forget);
   }
 
   /** The client accepted {@link #pending}. */
@@ -327,7 +264,8 @@ final class Subscription {
       }
     }
     dirty = false;
-    Set<String> desired = wildcard ? new TreeSet<>(current.byName().keySet()) : new TreeSet<>(names);
+    boolean wildcard = subscribed.wildcard();
+    Set<String> desired = wildcard ? new TreeSet<>(current.byName().keySet()) : new TreeSet<>(subscribed.names());
     if (wildcard) {
       desired.addAll(sh.heldNames());
     }
@@ -438,7 +376,7 @@ final class Subscription {
 
   /** Whether this client asked for or holds {@code name}: a change of it may concern the client. */
   private boolean relevant(String name) {
-    return wildcard || names.contains(name) || sh.holds(name);
+    return subscribed.asksFor(name) || sh.holds(name);
   }
 
   private boolean anyRelevant(Set<String> changed) {
@@ -468,7 +406,7 @@ final class Subscription {
       if (!relevant(name)) {
         continue;
       }
-      boolean wanted = wildcard || names.contains(name);
+      boolean wanted = subscribed.asksFor(name);
       XdsResource r = wanted ? current.get(name) : null;
       refusing.remove(name);
       if (r != null && r.version().equals(rejected.get(name))) {
