@@ -95,7 +95,7 @@ final class PostgresLeaseStore implements LeaseStore {
     try (ResultSet r = s.executeQuery()) {
       while (r.next()) {
         out.add(new StoredLease(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
-            metadata(JSON.valueOf(r.getString(6))), r.getString(7), r.getObject(8, OffsetDateTime.class).toInstant(),
+            metadata(r.getString(6)), r.getString(7), r.getObject(8, OffsetDateTime.class).toInstant(),
             r.getObject(9, OffsetDateTime.class).toInstant()));
       }
     }
@@ -105,7 +105,7 @@ final class PostgresLeaseStore implements LeaseStore {
 
   private static StoredLease toLease(RegistryLeasesRecord r) {
     return new StoredLease(r.getCluster(), r.getAddress(), r.getPort(), r.getZone(), r.getWeight(),
-        metadata(r.getMetadata()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant());
+        metadata(r.getMetadata().data()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant());
   }
 
   private static JSON json(Map<String, String> metadata) {
@@ -118,12 +118,12 @@ final class PostgresLeaseStore implements LeaseStore {
     }
   }
 
-  private static Map<String, String> metadata(JSON json) {
+  private static Map<String, String> metadata(String json) {
     Struct.Builder struct = Struct.newBuilder();
     try {
-      JsonFormat.parser().merge(json.data(), struct);
+      JsonFormat.parser().merge(json, struct);
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("registry_leases.metadata is not a JSON object: " + json.data(), e);
+      throw new IllegalStateException("registry_leases.metadata is not a JSON object: " + json, e);
     }
     Map<String, String> out = new LinkedHashMap<>();
     struct.getFieldsMap().forEach((k, v) -> out.put(k, v.getStringValue()));
