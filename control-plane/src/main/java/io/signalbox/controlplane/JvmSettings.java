@@ -77,6 +77,36 @@ public final class JvmSettings {
         .toList();
   }
 
+  /**
+   * One line for the log at start when the heap is pre-touched but may still grow: only the initial
+   * heap is touched at start, and memory the heap grows into later is touched inside the young
+   * collection that grows it, in the middle of serving. With 1,000 delta clients, started with
+   * {@code -Xms1g -Xmx4g}, one such growth cost 104 of the 892 CPU samples of fifteen warm changes
+   * ({@code docs/benchmarks.md}, "Results: issue 17, eighth part").
+   *
+   * @param preTouch whether {@code -XX:+AlwaysPreTouch} is in effect
+   * @param initial the initial heap, bytes ({@code InitialHeapSize})
+   * @param max the maximum heap, bytes ({@code MaxHeapSize})
+   */
+  public static Optional<String> heapAdvice(boolean preTouch, long initial, long max) {
+    if (!preTouch || initial >= max) {
+      return Optional.empty();
+    }
+    return Optional.of("the heap starts at " + (initial >> 20) + " MB and may grow to " + (max >> 20)
+        + " MB: -XX:+AlwaysPreTouch touches only the initial heap, and memory added later is touched"
+        + " inside the collection that grows it; start with -Xms equal to -Xmx (docs/deploy.md, \"JVM options\")");
+  }
+
+  /** {@link #heapAdvice(boolean, long, long)} for this JVM. */
+  public static Optional<String> heapAdvice() {
+    String initial = flag("InitialHeapSize");
+    String max = flag("MaxHeapSize");
+    if (initial == null || max == null) {
+      return Optional.empty();
+    }
+    return heapAdvice("true".equals(flag("AlwaysPreTouch")), Long.parseLong(initial), Long.parseLong(max));
+  }
+
   private static String flag(String name) {
     try {
       return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue();

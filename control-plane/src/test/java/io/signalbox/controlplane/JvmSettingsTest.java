@@ -22,7 +22,12 @@ class JvmSettingsTest {
     int commands = 0;
     while (run.find()) {
       commands++;
-      assertThat(List.of(run.group(1).trim().split("\\s+"))).as(run.group()).containsAll(JvmSettings.RECOMMENDED);
+      List<String> options = List.of(run.group(1).trim().split("\\s+"));
+      assertThat(options).as(run.group()).containsAll(JvmSettings.RECOMMENDED);
+      // A pre-touched heap must not grow (JvmSettings.heapAdvice): the initial heap is the maximum.
+      String xmx = options.stream().filter(o -> o.startsWith("-Xmx")).findFirst()
+          .orElseThrow(() -> new AssertionError("no -Xmx in " + run.group()));
+      assertThat(options).as(run.group()).contains("-Xms" + xmx.substring("-Xmx".length()));
     }
     assertThat(commands).as("run commands in README.md").isGreaterThanOrEqualTo(2);
   }
@@ -68,5 +73,16 @@ class JvmSettingsTest {
         .hasValueSatisfying(line -> assertThat(line)
             .startsWith("running with the G1 garbage collector and without -XX:+UseParallelGC -XX:+AlwaysPreTouch;")
             .contains(String.join(" ", JvmSettings.RECOMMENDED)));
+  }
+
+  @Test
+  void advisesAFixedHeapOnlyWhenAPreTouchedHeapCanGrow() {
+    long gib = 1L << 30;
+
+    assertThat(JvmSettings.heapAdvice(true, gib, 4 * gib)).hasValueSatisfying(line -> assertThat(line)
+        .startsWith("the heap starts at 1024 MB and may grow to 4096 MB:")
+        .contains("-Xms equal to -Xmx", "\"JVM options\""));
+    assertThat(JvmSettings.heapAdvice(true, 4 * gib, 4 * gib)).as("fixed heap").isEmpty();
+    assertThat(JvmSettings.heapAdvice(false, gib, 4 * gib)).as("nothing pre-touched").isEmpty();
   }
 }

@@ -66,6 +66,7 @@ public final class ServeCommand implements Callable<Integer> {
         first(databaseUser, System.getenv("SIGNALBOX_DATABASE_USER"), cfg.store().user()),
         first(databasePassword, System.getenv("SIGNALBOX_DATABASE_PASSWORD"), cfg.store().password()));
     JvmSettings.advice(JvmSettings.notInEffect(), JvmSettings.collector()).ifPresent(log::info);
+    JvmSettings.heapAdvice().ifPresent(log::warn);
     SignalboxServer server;
     try {
       server = SignalboxServer.start(file, cfg, target, Clock.systemUTC(), sourceProblems);
