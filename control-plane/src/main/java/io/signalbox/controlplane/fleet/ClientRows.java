@@ -35,6 +35,16 @@ final class ClientRows {
     return rows;
   }
 
+  /** The row of type {@code typeUrl} of {@code c}, connected and seen at {@code now}, or null if it has none. */
+  static ClientRecord of(String replicaId, ClientStatus c, String typeUrl, Instant now) {
+    for (ClientRecord row : of(replicaId, c, now)) {
+      if (row.key().typeUrl().equals(typeUrl)) {
+        return row;
+      }
+    }
+    return null;
+  }
+
   /** The most recent NACK of one stream and type, as an event. */
   static NackEvent nackEvent(ClientRecord.Key key, String nodeCluster, NackStatus nack) {
     return new NackEvent(key, nodeCluster, nack.at(), nack.epoch(), nack.snapshotEpoch(), nack.message(),
@@ -43,37 +53,37 @@ final class ClientRows {
 
   /** Whether two rows differ in anything but when they were seen. */
   static boolean sameButSeen(ClientRecord a, ClientRecord b) {
-    return same(a, b, false);
-  }
-
-  /** Whether two rows differ in nothing but when they were seen and the epoch they hold. */
-  static boolean sameButSeenAndSynced(ClientRecord a, ClientRecord b) {
-    return same(a, b, true);
+    return sameButSeenAndDelivery(a, b) && sameDelivery(a.position(), b.position());
   }
 
   /**
-   * Field by field, not as a copy compared with the records' equals: the recorder asks this of
+   * Whether two rows differ in nothing but when they were seen and how far delivery got: what was
+   * sent and ACKed, when, and the epoch held. What a client refuses, its NACKs and who it is count.
+   *
+   * <p>Field by field, not as a copy compared with the records' equals: the recorder asks this of
    * every row it looks at, and the records' generated equals (method handles, inlined) made its
    * loop the costliest method C2 compiled in a run (docs/benchmarks.md). ClientRowsTest checks
-   * that every component but {@code lastSeenAt} (and {@code syncedEpoch}, when asked) counts.
+   * that every component but {@code lastSeenAt} and the delivery fields counts.
    */
-  private static boolean same(ClientRecord a, ClientRecord b, boolean anySynced) {
-    ClientRecord.Position p = a.position();
-    ClientRecord.Position q = b.position();
+  static boolean sameButSeenAndDelivery(ClientRecord a, ClientRecord b) {
     return a.connected() == b.connected()
         && a.nackCount() == b.nackCount()
-        && p.sentEpoch() == q.sentEpoch()
-        && p.ackedEpoch() == q.ackedEpoch()
-        && (anySynced || p.syncedEpoch() == q.syncedEpoch())
-        && Objects.equals(p.sentVersion(), q.sentVersion())
-        && Objects.equals(p.ackedVersion(), q.ackedVersion())
-        && Objects.equals(p.sentAt(), q.sentAt())
-        && Objects.equals(p.ackedAt(), q.ackedAt())
-        && p.refusing().equals(q.refusing())
+        && a.position().refusing().equals(b.position().refusing())
         && Objects.equals(a.lastNack(), b.lastNack())
         && a.nodeCluster().equals(b.nodeCluster())
         && a.zone().equals(b.zone())
         && a.userAgent().equals(b.userAgent())
         && a.key().equals(b.key());
+  }
+
+  /** Whether two positions record the same delivery: sent, ACKed and held alike. */
+  static boolean sameDelivery(ClientRecord.Position p, ClientRecord.Position q) {
+    return p.sentEpoch() == q.sentEpoch()
+        && p.ackedEpoch() == q.ackedEpoch()
+        && p.syncedEpoch() == q.syncedEpoch()
+        && Objects.equals(p.sentVersion(), q.sentVersion())
+        && Objects.equals(p.ackedVersion(), q.ackedVersion())
+        && Objects.equals(p.sentAt(), q.sentAt())
+        && Objects.equals(p.ackedAt(), q.ackedAt());
   }
 }

@@ -30,13 +30,16 @@ import org.slf4j.LoggerFactory;
  * compares with what it last wrote, and writes only the rows that changed, in one batch; each new
  * NACK becomes one {@link NackEvent}; a stream that closed is written once more, disconnected.
  *
- * <p>Every change of endpoints moves one row per client (the type that changed) and only the
- * {@code syncedEpoch} of each other row (the client now holds the new epoch of a type whose content
- * stayed the same). Those moves matter to other replicas, which decide SAFE, drains and waves from
+ * <p>Every change of endpoints moves the delivery fields of each client's rows: what was sent and
+ * ACKed of the type that changed, and the {@code syncedEpoch} of the others (the client now holds
+ * the new epoch). Those moves matter to other replicas, which decide SAFE, drains and waves from
  * these rows; while no other replica is alive (always, on the embedded store) nobody reads them, so
- * a row that moved only its {@code syncedEpoch} waits for its refresh, or for the next real change
- * of that row, or for another replica to appear, whichever comes first. That is three rows of four
- * per client and change not written (docs/benchmarks.md, issue 17).
+ * a row that already shows an ACK and moved only its delivery fields waits for its refresh, or for
+ * a change that is not delivery (a NACK, a standing NACK cleared, a new type, the stream closing,
+ * which writes how far it got), or for another replica to appear, whichever comes first. Standalone, a change of
+ * endpoints writes no rows at all, where it wrote a thousand rows per thousand clients
+ * (docs/benchmarks.md, issue 17, eighth part). A crash can leave rows a minute behind in delivery;
+ * a restart marks them disconnected in any case.
  *
  * <p>The xDS server stays the source of truth: a store outage loses no state here, it only delays
  * the copy. A tick that fails is logged once per outage and the next tick writes the backlog,
@@ -175,7 +178,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
 
   /**
    * A stream's status as last looked at, the oldest {@code lastSeenAt} of its rows then, and whether
-   * any row was held back (it moved only its {@code syncedEpoch}, and nobody read it): while the xDS
+   * any row was held back (it moved only its delivery fields, and nobody read it): while the xDS
    * server answers with the same status instance, no row is due for a refresh and nothing held back
    * has become wanted, nothing of that stream can have changed, and it costs an identity check, not
    * four rows built and compared.
@@ -207,14 +210,14 @@ public final class ClientStatusRecorder implements AutoCloseable {
       for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
         ClientRecord was = written.get(row.key());
         boolean due = was == null || Duration.between(was.lastSeenAt(), now).compareTo(settings.refresh()) >= 0;
-        // One comparison per row: the held epoch is told apart by itself.
-        boolean sameButSynced = !due && ClientRows.sameButSeenAndSynced(was, row);
-        boolean caughtUp = sameButSynced && was.position().syncedEpoch() != row.position().syncedEpoch();
-        if (!sameButSynced || caughtUp && read) {
+        // A stream's first ACK of a type is written at once: its row shows the client got a config.
+        boolean deliveryOnly = !due && was.position().ackedEpoch() > 0 && ClientRows.sameButSeenAndDelivery(was, row);
+        boolean delivered = deliveryOnly && !ClientRows.sameDelivery(was.position(), row.position());
+        if (!deliveryOnly || delivered && read) {
           changed.add(row);
           continue;
         }
-        heldBack |= caughtUp;
+        heldBack |= delivered;
         if (was.lastSeenAt().isBefore(oldest)) {
           oldest = was.lastSeenAt();
         }
@@ -226,10 +229,23 @@ public final class ClientStatusRecorder implements AutoCloseable {
       ClientStatus stream = open.get(before.key().streamId());
       if (stream == null || !stream.nodeId().equals(before.key().nodeId())
           || !stream.types().containsKey(before.key().typeUrl())) {
-        changed.add(before.disconnected(now));
+        changed.add(lastLookedAt(before, now).disconnected(now));
       }
     }
     return new Look(changed, nacks, next);
+  }
+
+  /**
+   * The row as the last tick saw it: what the store holds may lag behind in its delivery fields
+   * (held back), and a stream's last row should say how far it got.
+   */
+  private ClientRecord lastLookedAt(ClientRecord written, Instant now) {
+    Seen last = seen.get(written.key().streamId());
+    if (last == null || !last.status().nodeId().equals(written.key().nodeId())) {
+      return written;
+    }
+    ClientRecord row = ClientRows.of(settings.replicaId(), last.status(), written.key().typeUrl(), now);
+    return row == null ? written : row;
   }
 
   private void newNacks(ClientStatus c, List<NackEvent> events) {

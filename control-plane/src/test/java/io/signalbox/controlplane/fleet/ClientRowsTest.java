@@ -22,7 +22,8 @@ class ClientRowsTest {
   void aCopyIsTheSame() throws Exception {
     ClientRecord copy = with(ROW, null, null);
     assertThat(ClientRows.sameButSeen(ROW, copy)).isTrue();
-    assertThat(ClientRows.sameButSeenAndSynced(ROW, copy)).isTrue();
+    assertThat(ClientRows.sameButSeenAndDelivery(ROW, copy)).isTrue();
+    assertThat(ClientRows.sameDelivery(ROW.position(), copy.position())).isTrue();
   }
 
   @Test
@@ -34,20 +35,21 @@ class ClientRowsTest {
       ClientRecord other = with(ROW, c, altered(c.getAccessor().invoke(ROW), c.getType()));
       boolean seenOnly = c.getName().equals("lastSeenAt");
       assertThat(ClientRows.sameButSeen(ROW, other)).as(c.getName()).isEqualTo(seenOnly);
-      assertThat(ClientRows.sameButSeenAndSynced(ROW, other)).as(c.getName()).isEqualTo(seenOnly);
+      assertThat(ClientRows.sameButSeenAndDelivery(ROW, other)).as(c.getName()).isEqualTo(seenOnly);
     }
   }
 
   @Test
-  void everyComponentOfThePositionMakesARowDifferTheSyncedEpochOnlyWhenAsked() throws Exception {
+  void everyComponentOfThePositionMakesARowDifferItsDeliveryOnlyWhenAsked() throws Exception {
     RecordComponent position = Arrays.stream(ClientRecord.class.getRecordComponents())
         .filter(c -> c.getType() == ClientRecord.Position.class).findFirst().orElseThrow();
     for (RecordComponent c : ClientRecord.Position.class.getRecordComponents()) {
       ClientRecord other = with(ROW, position,
           with(ROW.position(), c, altered(c.getAccessor().invoke(ROW.position()), c.getType())));
       assertThat(ClientRows.sameButSeen(ROW, other)).as(c.getName()).isFalse();
-      assertThat(ClientRows.sameButSeenAndSynced(ROW, other)).as(c.getName())
-          .isEqualTo(c.getName().equals("syncedEpoch"));
+      boolean refusing = c.getName().equals("refusing");
+      assertThat(ClientRows.sameButSeenAndDelivery(ROW, other)).as(c.getName()).isEqualTo(!refusing);
+      assertThat(ClientRows.sameDelivery(ROW.position(), other.position())).as(c.getName()).isEqualTo(refusing);
     }
   }
 
