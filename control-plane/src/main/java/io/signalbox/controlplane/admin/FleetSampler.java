@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.admin;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.SnapshotStore;
@@ -95,15 +96,34 @@ final class FleetSampler implements AutoCloseable {
     learn(current);
     Instant now = clock.instant();
     NavigableMap<Long, Instant> known = published;
-    List<Fleet.ClientView> views = xds.clients().stream()
+    List<ClientStatus> clients = xds.clients();
+    boolean lagDue = lastLag == null || !now.isBefore(lastLag.plus(LAG_EVERY));
+    // The same list instance (XdsServer#clients), epoch and creation times as at the last look: a
+    // look would change nothing (shares reached are kept, counts are the same), so between changes
+    // a tick costs three identity checks, not a thousand views and a sort.
+    boolean same = clients == observedClients && known == observedTimes && current.epoch() == observedEpoch;
+    if (same && !lagDue) {
+      return;
+    }
+    List<Fleet.ClientView> views = clients.stream()
         .map(c -> Fleet.view(c, current.epoch(), known, now))
         .toList();
-    convergence.observe(known, current.epoch(), views, now);
-    if (lastLag == null || !now.isBefore(lastLag.plus(LAG_EVERY))) {
+    if (!same) {
+      convergence.observe(known, current.epoch(), views, now);
+      observedClients = clients;
+      observedTimes = known;
+      observedEpoch = current.epoch();
+    }
+    if (lagDue) {
       lag.record(LagHistory.sample(now, current.epoch(), views));
       lastLag = now;
     }
   }
+
+  // What the last convergence look saw; sampler thread only.
+  private List<ClientStatus> observedClients;
+  private NavigableMap<Long, Instant> observedTimes;
+  private long observedEpoch;
 
   /**
    * Remembers when {@code current} was created. Epochs published between two looks are read from

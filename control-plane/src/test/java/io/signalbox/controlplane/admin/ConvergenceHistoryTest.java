@@ -76,6 +76,25 @@ class ConvergenceHistoryTest {
   }
 
   @Test
+  void aSecondLookAtTheSameFleetLaterChangesNothing() {
+    // FleetSampler skips a look when the client list, the epoch and the creation times are the
+    // same instances as at its last look; that is sound only if such a look would change nothing.
+    Instant created = created(5);
+    created(4);
+    List<Fleet.ClientView> views = tenConverged(5);
+    views.set(8, client("c9", 4, null, null, 5));
+    views.set(9, client("c10", 3, null, new NackStatus(4, 4, "bad", T0, Map.of()), 5));
+    history.observe(times, 5, views, created.plusSeconds(1));
+    List<ConvergenceHistory.EpochConvergence> once = history.recent();
+
+    history.observe(times, 5, views, created.plusSeconds(40));
+
+    assertThat(history.recent()).isEqualTo(once);
+    assertThat(once.get(0).seconds()).as("a share is still open").isEqualTo(
+        new ConvergenceHistory.Seconds(0.05, null, null, null));
+  }
+
+  @Test
   void anEpochSupersededBeforeItWasSeenIsDatedThroughTheNewerOne() {
     created(4);
     Instant five = created(5);
