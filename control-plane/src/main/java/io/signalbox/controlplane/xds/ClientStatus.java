@@ -52,6 +52,7 @@ public record ClientStatus(
    * @param previous the stream's status before this one, or null: a stream's node is set once, so
    *     when the ids agree its node fields are taken from there instead of read and joined again
    *     (a fleet-wide status walk rebuilds every client's status after each change)
+   * @param types immutable, kept as it is
    */
   static ClientStatus of(long streamId, boolean delta, Instant connectedAt, Node node, String wave,
       Duration lastConvergence, Map<String, TypeStatus> types, ClientStatus previous) {
@@ -62,12 +63,12 @@ public record ClientStatus(
     epoch = types.isEmpty() ? 0 : epoch;
     if (previous != null && previous.nodeId().equals(node.getId())) {
       return new ClientStatus(previous.nodeId(), previous.nodeCluster(), previous.zone(), previous.userAgent(),
-          previous.region(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+          previous.region(), streamId, delta, connectedAt, wave, epoch, lastConvergence, types);
     }
     String agent = node.getUserAgentName()
         + (node.hasUserAgentVersion() ? " " + node.getUserAgentVersion() : "");
     return new ClientStatus(node.getId(), node.getCluster(), node.getLocality().getZone(), agent.trim(),
-        node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, Map.copyOf(types));
+        node.getLocality().getRegion(), streamId, delta, connectedAt, wave, epoch, lastConvergence, types);
   }
 
   /**

@@ -27,6 +27,7 @@ final class XdsStream {
   final boolean delta;
   final Instant connectedAt;
   private Node node = Node.getDefaultInstance();
+  private static final int TYPES = XdsType.values().length;
   private final Map<XdsType, Subscription> subscriptions = new EnumMap<>(XdsType.class);
   private final Map<XdsType, Watch> sotwWatches = new EnumMap<>(XdsType.class);
   private final Map<XdsType, DeltaWatch> deltaWatches = new EnumMap<>(XdsType.class);
@@ -226,11 +227,39 @@ final class XdsStream {
       // this client needs nothing of): the same instance, so consumers can tell nothing moved.
       return status;
     }
-    Map<String, TypeStatus> types = new LinkedHashMap<>();
-    for (Subscription s : subscriptions.values()) {
-      types.put(s.type.typeUrl(), s.reported);
-    }
-    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, types, status);
+    status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, reported(), status);
     return status;
+  }
+
+  /**
+   * Each subscription's last reported status by type URL, immutable, built by arity (a client has
+   * at most one subscription per {@link XdsType}). Not a map copied with {@code Map.copyOf}: that
+   * method's type profile is shared with every caller in the process; inlined here, it speculated on
+   * the one map class it had seen, trapped when another came, and this method's first C2 compile
+   * was thrown away within a second and compiled again (134 then 391 ms of C2 in one run;
+   * docs/benchmarks.md, issue 17, eighth part).
+   */
+  private Map<String, TypeStatus> reported() {
+    String[] urls = new String[TYPES];
+    TypeStatus[] reported = new TypeStatus[TYPES];
+    int n = 0;
+    for (Subscription s : subscriptions.values()) {
+      urls[n] = s.type.typeUrl();
+      reported[n++] = s.reported;
+    }
+    return switch (n) {
+      case 0 -> Map.of();
+      case 1 -> Map.of(urls[0], reported[0]);
+      case 2 -> Map.of(urls[0], reported[0], urls[1], reported[1]);
+      case 3 -> Map.of(urls[0], reported[0], urls[1], reported[1], urls[2], reported[2]);
+      case 4 -> Map.of(urls[0], reported[0], urls[1], reported[1], urls[2], reported[2], urls[3], reported[3]);
+      default -> {
+        Map<String, TypeStatus> all = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+          all.put(urls[i], reported[i]);
+        }
+        yield Map.copyOf(all);
+      }
+    };
   }
 }
