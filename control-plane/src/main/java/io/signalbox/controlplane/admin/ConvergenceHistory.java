@@ -3,7 +3,7 @@ package io.signalbox.controlplane.admin;
 import io.signalbox.controlplane.xds.TypeStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -166,16 +166,19 @@ final class ConvergenceHistory {
       List<Fleet.ClientView> views, Instant now) {
     double upperBound = seconds(Duration.between(t.createdAt, now));
     double toCurrent = currentCreated == null ? 0 : seconds(Duration.between(t.createdAt, currentCreated));
-    List<Double> times = new ArrayList<>();
+    double[] times = new double[views.size()];
+    int n = 0;
     for (Fleet.ClientView v : views) {
       if (v.heldEpoch() < t.epoch) {
         continue;
       }
       Duration own = v.client().lastConvergence();
       boolean exact = v.client().epoch() == current && own != null && currentCreated != null;
-      times.add(exact ? Math.max(0, Math.min(upperBound, toCurrent + seconds(own))) : upperBound);
+      times[n++] = exact ? Math.max(0, Math.min(upperBound, toCurrent + seconds(own))) : upperBound;
     }
-    return times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double[] held = Arrays.copyOf(times, n);
+    Arrays.sort(held);
+    return held;
   }
 
   private static double seconds(Duration d) {
