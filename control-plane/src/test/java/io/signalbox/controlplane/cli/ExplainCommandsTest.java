@@ -130,6 +130,22 @@ class ExplainCommandsTest {
   }
 
   @Test
+  void diffNamesTheEndpointAndFieldOfAChangedEndpointResource() {
+    long before = sb.epoch();
+    RunningSignalbox.write(dir, "endpoints.yaml",
+        "clusters:\n  greeter:\n    - { address: 127.0.0.1, port: 50001, zone: a, weight: 5 }\n");
+    await().atMost(Duration.ofSeconds(10)).until(() -> sb.epoch() > before);
+    long after = sb.epoch();
+
+    Cli.Run run = Cli.against(sb, "diff", Long.toString(before), Long.toString(after));
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.outLines()).containsExactly(
+        "epoch " + before + " -> " + after + ": 0 added, 0 removed, 1 changed, 0 endpoint transitions",
+        "~ ENDPOINT/greeter 127.0.0.1:50001 weight 1 -> 5");
+  }
+
+  @Test
   void diffOfAnUnknownEpochFails() {
     Cli.Run run = Cli.against(sb, "diff", "1", "999");
 
