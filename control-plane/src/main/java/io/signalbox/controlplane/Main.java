@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
     subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
         FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        io.signalbox.controlplane.cli.ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
