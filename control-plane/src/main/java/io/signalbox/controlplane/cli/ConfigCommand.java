@@ -72,9 +72,8 @@ public final class ConfigCommand implements Callable<Integer> {
   /** {@code EDS: sent epoch 7, ACKed epoch 6; NACK of epoch 7 (standing): message} */
   private static String typeLine(JsonNode t) {
     StringBuilder line = new StringBuilder(Json.text(t, "type")).append(": sent epoch ").append(Json.text(t, "sentEpoch"))
-        .append(" (").append(shortVersion(Json.text(t, "sentVersion"))).append("), ACKed epoch ")
-        .append(Json.text(t, "ackedEpoch")).append(" (").append(shortVersion(Json.text(t, "ackedVersion")))
-        .append(")");
+        .append(version(Json.text(t, "sentEpoch"), Json.text(t, "sentVersion"))).append(", ACKed epoch ")
+        .append(Json.text(t, "ackedEpoch")).append(version(Json.text(t, "ackedEpoch"), Json.text(t, "ackedVersion")));
     JsonNode nack = t.path("nack");
     if (nack.isObject()) {
       line.append("; NACK of epoch ").append(Json.text(nack, "epoch"))
@@ -105,6 +104,14 @@ public final class ConfigCommand implements Callable<Integer> {
       }
       c.path("fields").forEach(f -> out.append("  ~ ").append(name).append(' ').append(f.asText()).append('\n'));
     }
+  }
+
+  /**
+   * A type's version_info is the number of the epoch that last changed it, so it is shown only
+   * where it says something else (nothing sent yet, an adjusted offer).
+   */
+  private static String version(String epoch, String version) {
+    return version.equals(epoch) ? "" : " (version " + shortVersion(version) + ")";
   }
 
   private static String shortVersion(String version) {

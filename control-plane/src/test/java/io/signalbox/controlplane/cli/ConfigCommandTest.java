@@ -54,6 +54,9 @@ class ConfigCommandTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> eds("cfg-1").nack() != null);
       long next = sb.epoch();
       TypeStatus eds = eds("cfg-1");
+      // version_info names the epoch that last changed the type: not repeated beside it.
+      assertThat(eds.sentVersion()).isEqualTo(Long.toString(next));
+      assertThat(eds.ackedVersion()).isEqualTo(Long.toString(held));
       ClientStatus status = sb.server.xds().clients().get(0);
 
       Cli.Run run = Cli.against(sb, "config", "cfg-1", "--type", "EDS", "--diff");
@@ -62,8 +65,8 @@ class ConfigCommandTest {
       assertThat(run.outLines()).containsExactly(
           "cfg-1 (group web, SotW, replica " + status.replicaId() + " stream " + status.streamId() + "); current epoch "
               + next,
-          "EDS: sent epoch " + next + " (" + eds.sentVersion() + "), ACKed epoch " + held + " (" + eds.ackedVersion()
-              + "); NACK of epoch " + next + " (standing): weights not supported",
+          "EDS: sent epoch " + next + ", ACKed epoch " + held + "; NACK of epoch " + next
+              + " (standing): weights not supported",
           "  RESOURCE  VERSION       EPOCH",
           "  greeter   " + version(held).substring(0, 12) + "  " + held,
           "  to epoch " + next + ":",
