@@ -73,7 +73,7 @@ function renderDrains(drains, now) {
     const bar = document.createElement('progress');
     bar.max = Math.max(1, d.clientsTotal);
     bar.value = d.clientsAcked;
-    bar.setAttribute('aria-label', d.clientsAcked + ' of ' + d.clientsTotal + ' clients acknowledged');
+    bar.setAttribute('aria-label', d.clientsAcked + ' of ' + plural(d.clientsTotal, 'client') + ' acknowledged');
     td.append(bar, ' ' + (d.drainingEpoch === null ? 'waiting for its epoch'
         : d.clientsAcked + ' / ' + d.clientsTotal + ' (epoch ' + d.drainingEpoch + ')'));
     const left = Math.round((Date.parse(d.deadline) - now) / 1000);
@@ -138,9 +138,15 @@ function renderConvergence(epochs) {
     $('convergence-summary').textContent = 'No epoch observed yet.';
     return;
   }
+  if (newest.clients === 0) {
+    // No share of nobody is "not yet": say what `signalbox wait` says.
+    $('convergence-summary').textContent = 'Epoch ' + newest.epoch + ': no clients connected.';
+    return;
+  }
   const parts = SHARES.map((s) => s.label + ' ' + (newest.seconds[s.key] === null ? 'not yet' : 'in ' + seconds(newest.seconds[s.key])));
-  $('convergence-summary').textContent = 'Epoch ' + newest.epoch + ' (' + newest.holding + ' of ' + newest.clients
-      + ' clients hold it): ' + parts.join(', ') + (newest.nacked ? '; NACKed by ' + newest.nacked : '') + '.';
+  $('convergence-summary').textContent = 'Epoch ' + newest.epoch + ' (' + newest.holding + ' of '
+      + plural(newest.clients, 'client') + ' hold it): ' + parts.join(', ')
+      + (newest.nacked ? '; NACKed by ' + newest.nacked : '') + '.';
 }
 
 function renderGroups(summary) {
@@ -179,7 +185,7 @@ function renderHealth(status, now) {
   const r = status.lastRejection;
   if (!r) return;
   const head = document.createElement('p');
-  head.textContent = ago(r.at, now) + ' — ' + r.cause + ' (' + r.violations.length + ' violations, nothing published)';
+  head.textContent = ago(r.at, now) + ' — ' + r.cause + ' (' + plural(r.violations.length, 'violation') + ', nothing published)';
   const list = document.createElement('ul');
   list.className = 'violations';
   for (const v of r.violations) {

@@ -88,7 +88,7 @@ function niceCeiling(value) {
  */
 function drawConvergence(id, epochsNewestFirst) {
   const W = 640, H = 270, left = 64, right = 12, top = 34, bottom = 40;
-  const root = canvas(id, W, H, 'Convergence of the last ' + epochsNewestFirst.length + ' epochs');
+  const root = canvas(id, W, H, 'Convergence of the last ' + plural(epochsNewestFirst.length, 'epoch'));
   const epochs = epochsNewestFirst.slice().reverse();
   const values = [];
   epochs.forEach((e) => SHARES.forEach((s) => {
@@ -114,7 +114,7 @@ function drawConvergence(id, epochsNewestFirst) {
     if (e.nacked > 0) {
       el('rect', { x: x(i) - band / 2 + 1, y: top, width: band - 2, height: H - top - bottom, class: 'nacked' }, group);
       el('text', { x: x(i), y: top - 4, class: 'nack-label', 'text-anchor': 'middle' }, group, '✕')
-          .appendChild(el('title', {}, null, 'epoch ' + e.epoch + ': NACKed by ' + e.nacked + ' client(s)'));
+          .appendChild(el('title', {}, null, 'epoch ' + e.epoch + ': NACKed by ' + plural(e.nacked, 'client')));
     }
     const reached = SHARES.filter((s) => e.seconds[s.key] !== null);
     if (reached.length > 1) {
@@ -125,7 +125,7 @@ function drawConvergence(id, epochsNewestFirst) {
       const v = e.seconds[s.key];
       if (v === null) continue;
       const point = el('g', { class: 'point', 'data-share': s.key, 'data-seconds': v }, group);
-      el('title', {}, point, 'epoch ' + e.epoch + ': ' + s.label + ' of ' + number(e.clients) + ' clients in ' + seconds(v));
+      el('title', {}, point, 'epoch ' + e.epoch + ': ' + s.label + ' of ' + number(e.clients) + (e.clients === 1 ? ' client' : ' clients') + ' in ' + seconds(v));
       marker(point, s.shape, x(i) + s.dx, y(v), 4);
     }
     if (epochs.length <= 10 || i % 2 === epochs.length % 2 || i === epochs.length - 1) {
@@ -217,7 +217,7 @@ function drawHistogram(id, byEpoch, current, total) {
   const shown = entries.slice(0, ROWS);
   const rest = entries.slice(ROWS);
   if (rest.length) {
-    shown.push({ epoch: null, label: 'older (' + rest.length + ' epochs)', count: rest.reduce((n, e) => n + e.count, 0) });
+    shown.push({ epoch: null, label: 'older (' + plural(rest.length, 'epoch') + ')', count: rest.reduce((n, e) => n + e.count, 0) });
   }
   const H = Math.max(1, shown.length) * row + 8;
   const root = canvas(id, W, H, 'Clients by epoch held');

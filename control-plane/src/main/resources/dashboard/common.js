@@ -39,6 +39,11 @@ function seconds(value) {
   return m + ' min' + (s ? ' ' + s + ' s' : '');
 }
 
+/** 1 -> "1 client", 2 -> "2 clients": every count the dashboard prints goes through here. */
+function plural(n, word) {
+  return n + ' ' + word + (n === 1 ? '' : 's');
+}
+
 function cell(row, text, cls) {
   const td = document.createElement('td');
   td.textContent = text === null || text === undefined ? '–' : String(text);

@@ -49,7 +49,7 @@ function renderProgress(e) {
     const bar = document.createElement('progress');
     bar.max = Math.max(1, total);
     bar.value = p.acked;
-    bar.setAttribute('aria-label', p.acked + ' of ' + total + ' clients hold it');
+    bar.setAttribute('aria-label', p.acked + ' of ' + plural(total, 'client') + ' hold it');
     td.append(bar, ' ' + p.acked + ' / ' + total);
     cell(tr, p.acked, 'num ok');
     cell(tr, p.nacked, 'num' + (p.nacked ? ' bad' : ''));

@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
     subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
         FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        io.signalbox.controlplane.cli.ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
@@ -43,6 +44,7 @@ public final class Main implements Runnable {
     // The mapper also decides the exit code of picocli's own usage errors: keep those at 2.
     cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2
         : e instanceof CliFailure f ? f.exitCode() : 1);
+    cli.setExecutionStrategy(io.signalbox.controlplane.cli.UnknownCommands.refusing(new CommandLine.RunLast()));
     cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
       if (e instanceof CliFailure failure) {
         // One line, no stack trace: the operator's mistake or the server's answer, not a bug.

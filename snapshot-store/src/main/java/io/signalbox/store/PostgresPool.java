@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,11 +57,22 @@ final class PostgresPool {
     return config;
   }
 
+  /**
+   * What a migration did, in words that hold on every start: Flyway leaves the target version null
+   * when nothing was applied, which read "Store schema at version null (0 migrations applied)".
+   */
+  static String schemaLine(MigrateResult result) {
+    if (result.migrationsExecuted == 0) {
+      return "Store schema at version " + result.initialSchemaVersion + ", up to date";
+    }
+    return "Store schema migrated from " + (result.initialSchemaVersion == null ? "an empty database"
+        : "version " + result.initialSchemaVersion) + " to version " + result.targetSchemaVersion + " ("
+        + result.migrationsExecuted + " migration" + (result.migrationsExecuted == 1 ? "" : "s") + " applied)";
+  }
+
   private static void migrate(HikariDataSource pool) {
     try {
-      var result = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
-      log.info("Store schema at version {} ({} migrations applied)", result.targetSchemaVersion,
-          result.migrationsExecuted);
+      log.info(schemaLine(Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate()));
     } catch (FlywayException e) {
       throw new StoreUnavailableException("snapshot store unavailable (migrate schema): " + e.getMessage(), e);
     }

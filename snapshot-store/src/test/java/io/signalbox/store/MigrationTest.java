@@ -42,6 +42,19 @@ class MigrationTest {
   }
 
   @Test
+  void theSchemaLineSaysWhatAStartDidFirstMigratedThenUpToDate() {
+    String url = postgres.newDatabase();
+    String newest = flyway(url).load().info().all()[flyway(url).load().info().all().length - 1].getVersion().toString();
+
+    String first = PostgresPool.schemaLine(flyway(url).load().migrate());
+    String again = PostgresPool.schemaLine(flyway(url).load().migrate());
+
+    assertThat(first).isEqualTo("Store schema migrated from an empty database to version " + newest + " ("
+        + flyway(url).load().info().applied().length + " migrations applied)");
+    assertThat(again).isEqualTo("Store schema at version " + newest + ", up to date");
+  }
+
+  @Test
   void upgradesThePreviousReleasesSchemaKeepingItsData() throws SQLException {
     String url = postgres.newDatabase();
     flyway(url).target(PREVIOUS_RELEASE).load().migrate();

@@ -86,6 +86,10 @@ public final class ApiRouter {
       if (audit == null) {
         return;
       }
+      // Every operator change (drain, undrain, eject, weight, confirm, freeze, unfreeze, rollback,
+      // reload) in the log too, with who and why: the log is where an incident is read first.
+      log.info("operator {} {} by {}{}", audit.action(), audit.target(), caller.name(),
+          audit.reason() == null || audit.reason().isEmpty() ? "" : ": " + audit.reason());
       try {
         store.audit(new AuditEntry(received, caller.name(), audit.action(), audit.target(), audit.reason()));
       } catch (StoreUnavailableException e) {

@@ -53,6 +53,7 @@ final class CoreRoutes {
     router.get("/api/v1/status", Access.READ, this::status);
     router.get("/api/v1/clients", Access.READ, this::clients);
     router.get("/api/v1/clients/summary", Access.READ, this::summary);
+    new ClientConfigRoutes(backend, router).register();
     router.get("/api/v1/replicas", Access.READ, ctx -> ctx.json(backend.replica().get().replicas()));
     router.get("/api/v1/epochs", Access.READ, ctx -> {
       int limit = intParam(ctx, "limit", 50, 1, 1000);

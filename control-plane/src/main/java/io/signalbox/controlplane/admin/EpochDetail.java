@@ -31,8 +31,13 @@ record EpochDetail(
     Diff diff,
     Map<String, Progress> clients) {
 
-  /** Resource names as {@code TYPE/name}. */
-  record Diff(List<String> added, List<String> removed, List<String> changed, List<Transition> endpoints) {}
+  /**
+   * Resource names as {@code TYPE/name}.
+   *
+   * @param fields what changed in each endpoint present in both epochs, per changed EDS resource
+   */
+  record Diff(List<String> added, List<String> removed, List<String> changed, List<Transition> endpoints,
+      List<EndpointFieldChange> fields) {}
 
   /** {@code from} is null for a new endpoint, {@code to} null for a removed one. */
   record Transition(String cluster, String endpoint, String from, String to) {}
@@ -66,12 +71,17 @@ record EpochDetail(
       before.byName().keySet().stream().filter(n -> now.get(n) == null).forEach(n -> removed.add(type + "/" + n));
     }
     List<Transition> transitions = new ArrayList<>();
+    List<EndpointFieldChange> fields = new ArrayList<>();
     Map<String, List<EndpointSpec>> was = parent == null ? Map.of() : parent.endpoints();
     java.util.Set<String> clusters = new java.util.TreeSet<>(s.endpoints().keySet());
     clusters.addAll(was.keySet());
     for (String cluster : clusters) {
       Map<String, EndpointSpec> before = new HashMap<>();
       was.getOrDefault(cluster, List.of()).forEach(e -> before.put(e.key(), e));
+      // State changes are the transitions below, already.
+      EndpointFieldChange.between(XdsType.ENDPOINT + "/" + cluster, was.getOrDefault(cluster, List.of()),
+          s.endpoints().getOrDefault(cluster, List.of())).stream().filter(f -> !f.field().equals("state"))
+          .forEach(fields::add);
       for (EndpointSpec e : s.endpoints().getOrDefault(cluster, List.of())) {
         EndpointSpec old = before.remove(e.key());
         if (old == null || old.state() != e.state()) {
@@ -80,7 +90,7 @@ record EpochDetail(
       }
       before.values().forEach(e -> transitions.add(new Transition(cluster, e.key(), e.state().name(), null)));
     }
-    return new Diff(added, removed, changed, transitions);
+    return new Diff(added, removed, changed, transitions, fields);
   }
 
   private static Map<String, Progress> progress(long epoch, List<ClientStatus> clients) {

@@ -8,8 +8,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code signalbox diff A B}: what changed from epoch A to epoch B, resource by resource. */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-    description = "Show what changed from one epoch to another: resources added (+), removed (-), changed (~), "
-        + "and endpoint state transitions.")
+    description = "Show what changed from one epoch to another: resources added (+), removed (-), changed (~, with "
+        + "each endpoint field that changed: weight, zone, priority), and endpoint state transitions.")
 public final class DiffCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
@@ -34,7 +34,22 @@ public final class DiffCommand implements Callable<Integer> {
     StringBuilder lines = new StringBuilder();
     diff.path("added").forEach(n -> lines.append("+ ").append(n.asText()).append('\n'));
     diff.path("removed").forEach(n -> lines.append("- ").append(n.asText()).append('\n'));
-    diff.path("changed").forEach(n -> lines.append("~ ").append(n.asText()).append('\n'));
+    for (JsonNode n : diff.path("changed")) {
+      // A changed resource with endpoint field changes gets one line per change, each naming the
+      // endpoint and the field: "~ ENDPOINT/greeter" alone does not say that a weight moved.
+      boolean told = false;
+      for (JsonNode f : diff.path("fields")) {
+        if (Json.text(f, "resource").equals(n.asText())) {
+          lines.append("~ ").append(n.asText()).append(' ').append(Json.text(f, "endpoint")).append(' ')
+              .append(Json.text(f, "field")).append(' ').append(Json.text(f, "from")).append(" -> ")
+              .append(Json.text(f, "to")).append('\n');
+          told = true;
+        }
+      }
+      if (!told) {
+        lines.append("~ ").append(n.asText()).append('\n');
+      }
+    }
     for (JsonNode t : diff.path("endpoints")) {
       String was = Json.text(t, "from");
       String now = Json.text(t, "to");

@@ -48,14 +48,19 @@ public final class DrainCommand implements Callable<Integer> {
   String reason;
 
   @Option(names = "--deadline", paramLabel = "DURATION", converter = Arguments.DurationText.class,
-      description = "How long existing work may take (e.g. 30s). Default: the cluster's drainTimeout.")
+      description = "The drain's own deadline, kept by the server: how long existing work on the endpoint may take "
+          + "(e.g. 30s) before it counts as safe to remove. Default: the cluster's drainTimeout. A drain still held "
+          + "by a guard when it passes never took effect: --wait then exits 3.")
   String deadline;
 
-  @Option(names = "--wait", description = "Wait until the endpoint is safe to remove (exit 3 on --timeout).")
+  @Option(names = "--wait", description = "Wait until the endpoint is safe to remove: every client ACKed the "
+      + "draining epoch and the deadline passed (exit 3 when --timeout runs out first, or the deadline passes while "
+      + "the drain is held).")
   boolean waitUntilSafe;
 
   @Option(names = "--timeout", paramLabel = "DURATION", converter = Arguments.DurationValue.class,
-      defaultValue = "10m", description = "How long --wait waits. Default: ${DEFAULT-VALUE}.")
+      defaultValue = "10m", description = "How long this command waits with --wait; the drain itself goes on "
+          + "when it gives up. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Override
@@ -122,6 +127,24 @@ public final class DrainCommand implements Callable<Integer> {
     return null;
   }
 
+  /**
+   * Everything that lets a held drain through, printed once while {@code --wait} keeps waiting: an
+   * operator who sees only "held by" does not know that the wait may never end on its own.
+   */
+  String releases(Hold hold) {
+    if (hold.rule().equals(FROZEN)) {
+      return "  released by 'signalbox unfreeze', or withdrawn by 'signalbox undrain " + cluster + " " + endpoint
+          + "'; waiting";
+    }
+    String state = switch (hold.rule()) {
+      case "guard.min-eligible" -> ", or by another endpoint of " + cluster + " becoming eligible";
+      case "guard.mass-removal" -> ", or by the held update staying stable";
+      default -> "";
+    };
+    return "  released by 'signalbox confirm " + cluster + "' (lets the held update through)" + state
+        + ", or withdrawn by 'signalbox undrain " + cluster + " " + endpoint + "'; waiting";
+  }
+
   private String remedy(Hold hold) {
     if (hold.rule().equals(FROZEN)) {
       return "the drain is stored and takes effect at 'signalbox unfreeze'";
@@ -131,6 +154,7 @@ public final class DrainCommand implements Callable<Integer> {
   }
 
   private int follow(String path, String target, long start) throws InterruptedException {
+    Hold explained = null;
     ProgressLine line = new ProgressLine(options.out(), !options.json() && ProgressLine.stdoutIsTerminal());
     while (true) {
       JsonNode progress = options.client().get(path);
@@ -151,6 +175,18 @@ public final class DrainCommand implements Callable<Integer> {
           + progress.path("deadlinePassed").asBoolean();
       if (!options.json()) {
         line.show(state, "draining " + target + ": " + now);
+        if (hold != null && (explained == null || !hold.rule().equals(explained.rule()))) {
+          line.note(releases(hold));
+          explained = hold;
+        }
+      }
+      if (hold != null && progress.path("deadlinePassed").asBoolean()) {
+        // The drain's own deadline (server-side, --deadline) passed before any epoch carried it:
+        // existing work was never drained, and waiting on for --timeout would only hide that.
+        line.end();
+        throw new CliFailure("drain of " + target + " passed its deadline (" + readableInstant(
+            Json.text(progress, "deadline")) + ") while still " + hold.describe() + "; it never took effect; "
+            + remedy(hold), CliFailure.TIMED_OUT);
       }
       long left = timeout.toNanos() - (System.nanoTime() - start);
       if (left <= 0) {
@@ -183,6 +219,15 @@ public final class DrainCommand implements Callable<Integer> {
       return Arguments.human(Duration.between(Instant.now(), Instant.parse(deadline))) + " until the deadline";
     } catch (DateTimeParseException e) {
       return "deadline " + deadline;
+    }
+  }
+
+  /** An instant as the server writes it, to the second. */
+  static String readableInstant(String instant) {
+    try {
+      return Instant.parse(instant).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    } catch (DateTimeParseException e) {
+      return instant;
     }
   }
 

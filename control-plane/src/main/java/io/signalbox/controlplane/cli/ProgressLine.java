@@ -45,6 +45,19 @@ final class ProgressLine {
     lastText = text;
   }
 
+  /**
+   * A line printed once and kept: into a pipe, after the progress so far; on a terminal, in place
+   * of the rewritten line, which is drawn again below it and goes on changing there.
+   */
+  void note(String text) {
+    if (terminal) {
+      out.print(REWRITE + text + System.lineSeparator() + (lastText == null ? "" : lastText));
+    } else {
+      out.println(text);
+    }
+    out.flush();
+  }
+
   /** Ends the rewritten line on a terminal, so what follows starts on its own. */
   void end() {
     if (terminal && lastText != null) {

@@ -46,8 +46,12 @@ public final class WaitCommand implements Callable<Integer> {
       return published() && holding >= needed;
     }
 
-    /** {@code held by 2 of 3 clients (66%)}. */
+    /** {@code held by 2 of 3 clients (66%)}; {@code no clients connected} (the dashboard says so too). */
     String held() {
+      if (clients == 0) {
+        // "held by 0 of 0 clients (100%)" read as a fleet that has it; nobody has it.
+        return "held: no clients connected";
+      }
       long pct = clients == 0 ? 100 : 100L * holding / clients;
       return "held by " + holding + " of " + clients + " client" + (clients == 1 ? "" : "s") + " (" + pct + "%)";
     }

@@ -76,9 +76,10 @@ public final class Interventions implements AutoCloseable {
       long safe = store.newestWithStatus(EpochStatus.SAFE).map(r -> r.epoch()).orElse(0L);
       Intent fresh = Intent.from(stored);
       if (thread.intent() == null) {
-        log.info("operator intent read: {}{} override(s), {} quarantined resource(s), {} confirmation(s); "
-            + "last safe epoch {}", fresh.frozen() ? "frozen by " + fresh.freeze().actor() + ", " : "",
-            fresh.overrides().size(), fresh.quarantine().size(), fresh.confirmations().size(), safe);
+        log.info("operator intent read: {}{}, {}, {}; last safe epoch {}",
+            fresh.frozen() ? "frozen by " + fresh.freeze().actor() + ", " : "",
+            count(fresh.overrides().size(), "override"), count(fresh.quarantine().size(), "quarantined resource"),
+            count(fresh.confirmations().size(), "confirmation"), safe);
       }
       thread.replace(fresh);
       revision = stored.revision();
@@ -157,6 +158,10 @@ public final class Interventions implements AutoCloseable {
       thread.replace(current.withOverride(new OperatorOverride.Drain(endpoint, actor, reason, now, deadline)));
       return Outcome.applied(now.plus(deadline));
     });
+  }
+
+  private static String count(int n, String what) {
+    return n + " " + what + (n == 1 ? "" : "s");
   }
 
   /** Ends an operator's drain; refused ({@code not_draining}) if there is none. */

@@ -54,6 +54,7 @@ public final class Reconciler implements AutoCloseable {
   private volatile ClusterSpecs clusterSpecs = new ClusterSpecs(null);
   private volatile String configCause = "startup";
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
+  private final ChangedSources changedSources = new ChangedSources();
 
   private final BuildTrigger trigger;
 
@@ -336,7 +337,10 @@ public final class Reconciler implements AutoCloseable {
     }
   }
 
-  private void build(String cause) {
+  private void build(String signalled) {
+    // What this build sees of the sources, named in its cause and remembered once it is served.
+    List<SourceState> seen = List.copyOf(sources.values());
+    String cause = changedSources.cause(signalled, seen);
     DesiredStateTemplate template = config;
     if (template == null) {
       return;
@@ -363,6 +367,7 @@ public final class Reconciler implements AutoCloseable {
     built.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     SnapshotCandidate candidate = built.candidate();
     if (candidate.sameContentAs(parent)) {
+      changedSources.built(seen);
       log.debug("{}: content unchanged, no new epoch", cause);
       pendingPublish = false;
       return;
@@ -400,6 +405,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     storeUp();
+    changedSources.built(seen);
     publication.published(parent, snapshot, candidates.lastCauses(), clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
@@ -454,8 +460,8 @@ public final class Reconciler implements AutoCloseable {
 
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
-    log.warn("rejected input ({}), still serving epoch {}: {} violation(s):\n  {}", cause, publication.epoch(),
-        lines.size(), String.join("\n  ", lines));
+    log.warn("rejected input ({}), still serving epoch {}: {} {}:\n  {}", cause, publication.epoch(),
+        lines.size(), lines.size() == 1 ? "violation" : "violations", String.join("\n  ", lines));
     rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
   }
 

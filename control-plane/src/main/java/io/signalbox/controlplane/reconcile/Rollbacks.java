@@ -96,7 +96,7 @@ final class Rollbacks {
         markRejected(e, reason);
       }
       store.audit(new AuditEntry(at, "signalbox", "rollback", "epochs " + firstEpoch + ".." + lastEpoch,
-          "NACKed; restoring " + held.size() + " resource(s) from epoch " + restoreFrom + ": " + reason));
+          "NACKed; restoring " + held.size() + (held.size() == 1 ? " resource" : " resources") + " from epoch " + restoreFrom + ": " + reason));
       rollbacks.increment();
       log.warn("epochs {}..{} rejected ({}); rolling back {} to epoch {}", firstEpoch, lastEpoch, reason,
           refused, restoreFrom);

@@ -249,7 +249,8 @@ public final class RolloutController implements AutoCloseable {
       return;
     }
     try {
-      store.setStatus(epoch, EpochStatus.SAFE, "held by " + clients.size() + " client(s) with no NACK");
+      store.setStatus(epoch, EpochStatus.SAFE, "held by " + clients.size() + (clients.size() == 1 ? " client" : " clients")
+          + " with no NACK");
     } catch (StoreUnavailableException e) {
       // Not SAFE until it is stored: a restart must not find an older last safe epoch than rollbacks used.
       if (unmarked != epoch) {
@@ -263,7 +264,8 @@ public final class RolloutController implements AutoCloseable {
     lastSafe = epoch;
     reconciler.interventions().lastSafe(epoch);
     rejected.headSet(epoch).clear();
-    log.info("epoch {} is SAFE: held by {} client(s) with no NACK for {}", epoch, clients.size(), policy.settle());
+    log.info("epoch {} is SAFE: held by {} {} with no NACK for {}", epoch, clients.size(),
+        clients.size() == 1 ? "client" : "clients", policy.settle());
   }
 
   @Override

@@ -29,6 +29,31 @@ class EpochDetailTest {
   }
 
   @Test
+  void theFirstEpochsProvenanceNamesTheSourceThatSuppliedItsEndpoints() {
+    // Both sources sync before epoch 1; the registry (empty) may report first, and was named.
+    String file = "file:" + dir.toAbsolutePath().normalize().resolve("endpoints.yaml");
+    var provenance = sb.server.store().load(1).map(io.signalbox.controlplane.snapshot.Snapshot::fromEnvelope)
+        .orElseThrow().provenance();
+
+    assertThat(provenance.getSourceGenerationsMap()).containsKeys(file, "registry");
+    assertThat(provenance.getCause()).isEqualTo("source " + file + " generation "
+        + provenance.getSourceGenerationsMap().get(file));
+    assertThat(json(sb.get("/api/v1/epochs/1")).get("cause").asText()).isEqualTo(provenance.getCause());
+  }
+
+  @Test
+  void anEpochHeldByOneClientIsSafeInTheSingular() throws Exception {
+    try (AnsweringAdsClient client = new AnsweringAdsClient(sb.server.xdsPort(), "c-1", "web")) {
+      long epoch = sb.publishNewEpoch();
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> json(sb.get("/api/v1/epochs/" + epoch)).get("status").asText()
+          .equals("SAFE"));
+      assertThat(json(sb.get("/api/v1/epochs/" + epoch)).get("reason").asText())
+          .isEqualTo("held by 1 client with no NACK");
+    }
+  }
+
+  @Test
   void showsTheDiffTheCauseAndPerGroupProgress() throws Exception {
     try (AnsweringAdsClient client = new AnsweringAdsClient(sb.server.xdsPort(), "c-1", "web")) {
       long epoch = sb.publishNewEpoch();

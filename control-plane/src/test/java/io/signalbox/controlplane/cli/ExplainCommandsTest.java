@@ -45,9 +45,14 @@ class ExplainCommandsTest {
         + "'signalbox undrain greeter 127.0.0.1:50001' withdraws it\n");
   }
 
+  static final String RELEASES = "  released by 'signalbox confirm greeter' (lets the held update through), or by "
+      + "another endpoint of greeter becoming eligible, or withdrawn by 'signalbox undrain greeter 127.0.0.1:50001'; "
+      + "waiting";
+
   @Test
-  void aHeldDrainWithWaitSaysSoOnceAndFinishesWhenConfirmed() throws Exception {
-    Cli.Started drain = Cli.start(sb, "drain", "greeter", "127.0.0.1:50001", "--deadline", "0s", "--wait",
+  void aHeldDrainWithWaitSaysOnceWhatHoldsItAndWhatReleasesItAndFinishesWhenConfirmed() throws Exception {
+    // A deadline long enough to confirm before it passes: a drain held past it fails (below).
+    Cli.Started drain = Cli.start(sb, "drain", "greeter", "127.0.0.1:50001", "--deadline", "10s", "--wait",
         "--timeout", "1m");
     await().atMost(Duration.ofSeconds(10)).until(() -> drain.out().toString().contains("held by"));
 
@@ -57,10 +62,24 @@ class ExplainCommandsTest {
     assertThat(confirm.out()).isEqualTo("confirmed the held update of greeter\n");
     Cli.Run run = drain.await(Duration.ofSeconds(30));
     assertThat(run.exit()).as(run.err()).isZero();
-    assertThat(run.outLines()).first().isEqualTo("draining greeter/127.0.0.1:50001: held by guard.min-eligible: "
-        + HELD);
+    assertThat(run.outLines()).startsWith("draining greeter/127.0.0.1:50001: held by guard.min-eligible: " + HELD,
+        RELEASES);
     assertThat(run.outLines()).last().isEqualTo("safe to remove greeter/127.0.0.1:50001");
     assertThat(run.outLines()).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aDrainStillHeldWhenItsOwnDeadlinePassesSaysSoAndExits3BeforeTheTimeout() throws Exception {
+    Cli.Run run = Cli.start(sb, "drain", "greeter", "127.0.0.1:50001", "--deadline", "1s", "--wait",
+        "--timeout", "10m").await(Duration.ofSeconds(60));
+
+    assertThat(run.exit()).isEqualTo(3);
+    assertThat(run.outLines()).containsExactly(
+        "draining greeter/127.0.0.1:50001: held by guard.min-eligible: " + HELD, RELEASES);
+    assertThat(run.err()).matches(java.util.regex.Pattern.quote("signalbox: drain of greeter/127.0.0.1:50001 passed "
+        + "its deadline (") + "\\S+Z" + java.util.regex.Pattern.quote(") while still held by guard.min-eligible: "
+        + HELD + "; it never took effect; the drain is stored; 'signalbox confirm greeter' lets the held update "
+        + "through, 'signalbox undrain greeter 127.0.0.1:50001' withdraws it") + "\n");
   }
 
   @Test
@@ -127,6 +146,22 @@ class ExplainCommandsTest {
         "epoch " + before + " -> " + after + ": 0 added, 0 removed, 1 changed, 1 endpoint transition",
         "~ ENDPOINT/greeter",
         "  greeter/127.0.0.1:50002: new -> READY");
+  }
+
+  @Test
+  void diffNamesTheEndpointAndFieldOfAChangedEndpointResource() {
+    long before = sb.epoch();
+    RunningSignalbox.write(dir, "endpoints.yaml",
+        "clusters:\n  greeter:\n    - { address: 127.0.0.1, port: 50001, zone: a, weight: 5 }\n");
+    await().atMost(Duration.ofSeconds(10)).until(() -> sb.epoch() > before);
+    long after = sb.epoch();
+
+    Cli.Run run = Cli.against(sb, "diff", Long.toString(before), Long.toString(after));
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.outLines()).containsExactly(
+        "epoch " + before + " -> " + after + ": 0 added, 0 removed, 1 changed, 0 endpoint transitions",
+        "~ ENDPOINT/greeter 127.0.0.1:50001 weight 1 -> 5");
   }
 
   @Test

@@ -37,6 +37,22 @@ class ProgressLineTest {
   }
 
   @Test
+  void aNoteIsPrintedOnceAndTheProgressGoesOnBelowIt() {
+    ProgressLine pipe = new ProgressLine(new PrintWriter(written), false);
+    pipe.show("held", "held by guard.min-eligible");
+    pipe.note("  released by 'signalbox confirm greeter'");
+    pipe.show("held", "held by guard.min-eligible");
+    assertThat(written.toString()).isEqualTo("held by guard.min-eligible\n  released by 'signalbox confirm greeter'\n");
+
+    StringWriter screen = new StringWriter();
+    ProgressLine terminal = new ProgressLine(new PrintWriter(screen), true);
+    terminal.show("held", "held, 3s");
+    terminal.note("  released by confirm");
+    terminal.show("held", "held, 2s");
+    assertThat(screen.toString()).isEqualTo("\r\u001b[Kheld, 3s\r\u001b[K  released by confirm\nheld, 3s\r\u001b[Kheld, 2s");
+  }
+
+  @Test
   void onATerminalNothingShownMeansNothingToEnd() {
     ProgressLine line = new ProgressLine(new PrintWriter(written), true);
 

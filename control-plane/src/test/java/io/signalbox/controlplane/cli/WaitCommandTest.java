@@ -71,6 +71,14 @@ class WaitCommandTest {
   }
 
   @Test
+  void withNoClientsConnectedItSaysSoRatherThanAHundredPercent() {
+    Cli.Run run = Cli.against(sb, "wait");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("epoch " + sb.epoch() + " held: no clients connected\n");
+  }
+
+  @Test
   void anEpochNotYetPublishedTimesOutWithExitThree() {
     long future = sb.epoch() + 5;
 

@@ -205,6 +205,15 @@ class ReplicasTest {
       // The drain is safe to remove only once the clients of every replica hold the draining epoch.
       await().atMost(Duration.ofSeconds(30)).until(() -> get(followers.get(1),
           "/api/v1/clusters/greeter/endpoints/127.0.0.1:50001/drain").get("clientsTotal").asInt() == 2);
+      // What one client holds reads the same on a replica that does not serve it: the fleet's rows
+      // and the epoch log, not the serving replica's memory.
+      String config = "/api/v1/clients/client-a/config";
+      await().atMost(Duration.ofSeconds(30)).until(() -> get(followers.get(1), config).path("types")
+          .equals(get(followers.get(0), config).path("types")));
+      JsonNode remote = get(followers.get(1), config);
+      assertThat(remote.get("replicaId").asText()).isEqualTo(followers.get(0).replica().id());
+      assertThat(remote.get("types").get(XdsType.ENDPOINT.typeUrl()).get("resources").findValuesAsText("name"))
+          .containsExactly("greeter");
     }
   }
 

@@ -1,0 +1,214 @@
+package io.signalbox.controlplane.admin;
+
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.TypeResources;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.xds.ClientStatus;
+import io.signalbox.controlplane.xds.NackStatus;
+import io.signalbox.controlplane.xds.TypeStatus;
+import io.signalbox.model.EndpointSpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongFunction;
+
+/**
+ * What one client holds, for {@code GET /api/v1/clients/{id}/config}: per type, what it was sent
+ * and ACKed (or NACKed), the resources of the epoch it ACKed, and how they differ from what the
+ * current epoch gives it.
+ *
+ * <p>Built from the fleet's client rows, which every replica reads from the store, and from the
+ * epoch log, so every replica gives the same answer. Which names a client subscribes to is not
+ * stored (the recorder keeps a row per type, not per name, for cost: docs/benchmarks.md), so they
+ * are derived: LDS and CDS are the whole type (a state-of-the-world wildcard), RDS the names the
+ * client's ACKed listeners reference, EDS those its ACKed clusters reference; a type whose parent
+ * the client does not subscribe to is the whole type too.
+ */
+record ClientConfig(
+    String nodeId,
+    String nodeCluster,
+    String userAgent,
+    String replicaId,
+    long streamId,
+    boolean delta,
+    long currentEpoch,
+    Map<String, TypeConfig> types) {
+
+  /**
+   * @param type {@code CDS}, {@code EDS}, {@code LDS} or {@code RDS}
+   * @param resources what the ACKed epoch gives this client, in name order; null when that epoch is
+   *     no longer stored ({@code unavailable} says so)
+   * @param diff from what it holds to what the current epoch gives it; null when either is unknown
+   */
+  record TypeConfig(
+      String type,
+      String sentVersion,
+      long sentEpoch,
+      String ackedVersion,
+      long ackedEpoch,
+      Nack nack,
+      Map<String, String> refusing,
+      List<Held> resources,
+      String unavailable,
+      Diff diff) {}
+
+  /** The type's most recent NACK; {@code standing} while it is newer than what the client ACKed. */
+  record Nack(long epoch, String message, Instant at, boolean standing) {}
+
+  /** One resource: its content version and the epoch in which that content first appeared. */
+  record Held(String name, String version, long epoch) {}
+
+  /**
+   * Names the current epoch adds, removes or changes for this client, and for EDS each endpoint
+   * field that changed ({@code state} included).
+   */
+  record Diff(long toEpoch, boolean upToDate, List<String> added, List<String> removed, List<Changed> changed) {}
+
+  /** @param fields endpoint field changes, {@code 127.0.0.1:50051 weight 1 -> 5}; empty for other types */
+  record Changed(String name, String heldVersion, String currentVersion, List<String> fields) {}
+
+  /** The short names an operator types, in push order. */
+  static final Map<XdsType, String> SHORT = Map.of(XdsType.CLUSTER, "CDS", XdsType.ENDPOINT, "EDS",
+      XdsType.LISTENER, "LDS", XdsType.ROUTE, "RDS");
+
+  /** {@code EDS}, {@code ENDPOINT} or a type URL, any case; null if none of them. */
+  static XdsType parseType(String raw) {
+    for (XdsType t : XdsType.ORDERED) {
+      if (t.typeUrl().equals(raw) || SHORT.get(t).equalsIgnoreCase(raw) || t.name().equalsIgnoreCase(raw)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * @param epochs the stored snapshot of an epoch, or null if it is not stored (pruned)
+   * @param current the epoch served now, or null before the first
+   * @param only the one type to show, or null for all the client has
+   */
+  static ClientConfig of(ClientStatus client, LongFunction<Snapshot> epochs, Snapshot current, XdsType only) {
+    Map<String, TypeConfig> types = new LinkedHashMap<>();
+    for (XdsType type : XdsType.ORDERED) {
+      TypeStatus t = client.types().get(type.typeUrl());
+      if (t == null || only != null && only != type) {
+        continue;
+      }
+      types.put(type.typeUrl(), type(type, t, client, epochs, current));
+    }
+    return new ClientConfig(client.nodeId(), client.nodeCluster(), client.userAgent(), client.replicaId(),
+        client.streamId(), client.delta(), current == null ? 0 : current.epoch(), types);
+  }
+
+  private static TypeConfig type(XdsType type, TypeStatus t, ClientStatus client, LongFunction<Snapshot> epochs,
+      Snapshot current) {
+    NackStatus n = t.nack();
+    Nack nack = n == null ? null : new Nack(n.epoch(), n.message(), n.at(), n.epoch() > t.ackedEpoch());
+    Snapshot acked = t.ackedEpoch() <= 0 ? null : epochs.apply(t.ackedEpoch());
+    List<Held> resources = null;
+    String unavailable = null;
+    Map<String, XdsResource> held = null;
+    if (t.ackedEpoch() <= 0) {
+      resources = List.of();
+      held = Map.of();
+    } else if (acked == null) {
+      unavailable = "epoch " + t.ackedEpoch() + " is no longer stored";
+    } else {
+      held = given(type, client, acked, at -> epochs.apply(at));
+      resources = new ArrayList<>();
+      for (XdsResource r : held.values()) {
+        resources.add(new Held(r.name(), r.version(), r.changedEpoch()));
+      }
+    }
+    Diff diff = held == null || current == null ? null
+        : diff(type, held, given(type, client, current, at -> current), acked, current);
+    return new TypeConfig(SHORT.get(type), t.sentVersion(), t.sentEpoch(), t.ackedVersion(), t.ackedEpoch(), nack,
+        new TreeMap<>(t.refusing()), resources, unavailable, diff);
+  }
+
+  /**
+   * The resources of {@code type} that {@code snapshot} gives this client, by name: the names its
+   * parent type's resources reference, where it subscribes to the parent type, else all.
+   *
+   * @param parents the snapshot to read the parent type from, given the epoch the client ACKed it at
+   */
+  private static Map<String, XdsResource> given(XdsType type, ClientStatus client, Snapshot snapshot,
+      LongFunction<Snapshot> parents) {
+    TypeResources all = snapshot.resources(type);
+    Set<String> names = all.byName().keySet();
+    XdsType parent = type.fullStateInSotw() ? null : type.parent();
+    TypeStatus parentStatus = parent == null ? null : client.types().get(parent.typeUrl());
+    if (parentStatus != null) {
+      Snapshot parentSnapshot = parentStatus.ackedEpoch() <= 0 ? null : parents.apply(parentStatus.ackedEpoch());
+      names = new TreeSet<>();
+      if (parentSnapshot != null) {
+        for (XdsResource p : parentSnapshot.resources(parent).byName().values()) {
+          names.addAll(p.references());
+        }
+      }
+    }
+    Map<String, XdsResource> out = new TreeMap<>();
+    for (String name : names) {
+      XdsResource r = all.get(name);
+      if (r != null) {
+        out.put(name, r);
+      }
+    }
+    return out;
+  }
+
+  private static Diff diff(XdsType type, Map<String, XdsResource> held, Map<String, XdsResource> now,
+      Snapshot heldSnapshot, Snapshot current) {
+    List<String> added = new ArrayList<>();
+    List<String> removed = new ArrayList<>();
+    List<Changed> changed = new ArrayList<>();
+    for (XdsResource r : now.values()) {
+      XdsResource was = held.get(r.name());
+      if (was == null) {
+        added.add(r.name());
+      } else if (!was.version().equals(r.version())) {
+        List<String> fields = new ArrayList<>();
+        if (type == XdsType.ENDPOINT && heldSnapshot != null) {
+          for (EndpointFieldChange f : EndpointFieldChange.between(type + "/" + r.name(),
+              heldSnapshot.endpoints().getOrDefault(r.name(), List.<EndpointSpec>of()),
+              current.endpoints().getOrDefault(r.name(), List.of()))) {
+            fields.add(f.text());
+          }
+          endpointsCameOrWent(fields, heldSnapshot.endpoints().getOrDefault(r.name(), List.of()),
+              current.endpoints().getOrDefault(r.name(), List.of()));
+        }
+        changed.add(new Changed(r.name(), was.version(), r.version(), fields));
+      }
+    }
+    for (String name : held.keySet()) {
+      if (!now.containsKey(name)) {
+        removed.add(name);
+      }
+    }
+    return new Diff(current.epoch(), added.isEmpty() && removed.isEmpty() && changed.isEmpty(), added, removed,
+        changed);
+  }
+
+  /** {@code 127.0.0.1:50052 added} and {@code ... removed}: the rest of an endpoint list's difference. */
+  private static void endpointsCameOrWent(List<String> fields, List<EndpointSpec> before, List<EndpointSpec> after) {
+    Set<String> was = new TreeSet<>();
+    before.forEach(e -> was.add(e.key()));
+    Set<String> is = new TreeSet<>();
+    after.forEach(e -> is.add(e.key()));
+    for (EndpointSpec e : after) {
+      if (!was.contains(e.key())) {
+        fields.add(e.key() + " added (" + e.state() + ", weight " + e.weight() + ")");
+      }
+    }
+    for (EndpointSpec e : before) {
+      if (!is.contains(e.key())) {
+        fields.add(e.key() + " removed");
+      }
+    }
+  }
+}
