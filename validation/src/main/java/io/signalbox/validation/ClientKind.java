@@ -8,7 +8,8 @@ import java.util.Optional;
  * client"). A client is told by its node's {@code user_agent_name}; a client that sends none
  * (Armeria's xDS module) is told by the node group it belongs to ({@code xds.clientKinds}).
  *
- * @param configName how the config file and every message name the kind
+ * @param label how every message and docs/traffic-policy.md name the kind (the config file
+ *     spells the constant: {@code kind: ARMERIA})
  * @param userAgent the {@code node.user_agent_name} the implementation sends, or null when it sends none
  */
 public enum ClientKind {
@@ -21,16 +22,16 @@ public enum ClientKind {
   /** Envoy sets "envoy" ({@code Envoy::Server::LocalInfo}). */
   ENVOY("envoy", "envoy");
 
-  private final String configName;
+  private final String label;
   private final String userAgent;
 
-  ClientKind(String configName, String userAgent) {
-    this.configName = configName;
+  ClientKind(String label, String userAgent) {
+    this.label = label;
     this.userAgent = userAgent;
   }
 
-  public String configName() {
-    return configName;
+  public String label() {
+    return label;
   }
 
   /**
@@ -55,18 +56,13 @@ public enum ClientKind {
     return Optional.empty();
   }
 
-  /** The kind a config file names ({@code armeria}, {@code grpc-js}, ...); empty when none is. */
-  public static Optional<ClientKind> ofConfigName(String name) {
+  /** The kind of a label ({@code armeria}, {@code grpc-js}, ...); empty when none has it. */
+  public static Optional<ClientKind> ofLabel(String name) {
     for (ClientKind kind : values()) {
-      if (kind.configName.equals(name)) {
+      if (kind.label.equals(name)) {
         return Optional.of(kind);
       }
     }
     return Optional.empty();
-  }
-
-  @Override
-  public String toString() {
-    return configName;
   }
 }

@@ -188,7 +188,7 @@ public final class ClientSupportRules {
   /** {@code 2 grpc-js clients and 1 armeria client}. */
   private static String clients(Map<ClientKind, Integer> counts) {
     List<String> parts = new ArrayList<>();
-    counts.forEach((kind, n) -> parts.add(n + " " + kind.configName() + (n == 1 ? " client" : " clients")));
+    counts.forEach((kind, n) -> parts.add(n + " " + kind.label() + (n == 1 ? " client" : " clients")));
     if (parts.size() == 1) {
       return parts.get(0);
     }
@@ -199,7 +199,7 @@ public final class ClientSupportRules {
   private static String reasons(ClientSetting setting, Map<ClientKind, Integer> counts) {
     List<String> parts = new ArrayList<>();
     for (ClientKind kind : counts.keySet()) {
-      parts.add(kind.configName() + ": " + ClientSupport.of(kind, setting).note());
+      parts.add(kind.label() + ": " + ClientSupport.of(kind, setting).note());
     }
     return String.join("; ", parts);
   }

@@ -31,9 +31,9 @@ class ClientKindTest {
   }
 
   @Test
-  void armeriaSendsNoUserAgentSoOnlyItsConfigNameTellsIt() {
-    assertThat(ClientKind.ofConfigName("armeria")).contains(ClientKind.ARMERIA);
-    assertThat(ClientKind.ofConfigName("grpc-js")).contains(ClientKind.GRPC_JS);
-    assertThat(ClientKind.ofConfigName("Armeria")).isEmpty();
+  void eachKindHasTheLabelTheDocsAndWarningsUse() {
+    assertThat(ClientKind.ofLabel("armeria")).contains(ClientKind.ARMERIA);
+    assertThat(ClientKind.ofLabel("grpc-js")).contains(ClientKind.GRPC_JS);
+    assertThat(ClientKind.ofLabel("Armeria")).isEmpty();
   }
 }

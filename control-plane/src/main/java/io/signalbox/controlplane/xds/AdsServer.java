@@ -129,7 +129,8 @@ public final class AdsServer implements XdsServer {
           return t;
         });
     SnapshotWatcher[] watcherRef = new SnapshotWatcher[1];
-    StreamTracker tracker = new StreamTracker(clock, waves, wave -> watcherRef[0].releasedTo(wave), meters);
+    StreamTracker tracker = new StreamTracker(clock, waves, edge.clientKinds(),
+        wave -> watcherRef[0].releasedTo(wave), meters);
     SnapshotWatcher watcher = new SnapshotWatcher(tracker, clock, waves.count());
     watcherRef[0] = watcher;
     V3DiscoveryServer discovery = new V3DiscoveryServer(

@@ -41,10 +41,25 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Clock clock;
   private final IntFunction<Snapshot> releasedTo;
   private final Waves waves;
+  private final ClientKinds kinds;
+  // One per way of sending DRAINING endpoints other than as DRAINING, shared by every such stream.
+  private final Map<io.signalbox.validation.DrainingAs, AssignmentVariants> variants =
+      new java.util.EnumMap<>(io.signalbox.validation.DrainingAs.class);
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
+    this(clock, waves, ClientKinds.NONE, releasedTo, meters);
+  }
+
+  /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
+  StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
+    this.kinds = kinds;
+    for (io.signalbox.validation.DrainingAs as : io.signalbox.validation.DrainingAs.values()) {
+      if (as != io.signalbox.validation.DrainingAs.DRAINING) {
+        variants.put(as, new AssignmentVariants(as));
+      }
+    }
     // Looked up once: registering a meter is a map lookup under a lock, too much on every response.
     for (XdsType t : XdsType.values()) {
       bytesPushed.put(t, Counter.builder("signalbox_xds_bytes_pushed").tag("type", t.name()).register(meters));
@@ -208,7 +223,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     if (existing != null) {
       return existing;
     }
-    XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes);
+    XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
+        node -> variants.get(kinds.drainingAs(node)));
     XdsStream raced = streams.putIfAbsent(streamId, created);
     if (raced != null) {
       return raced;

@@ -97,10 +97,23 @@ final class Subscription {
   long responses;
   long bytesSent;
 
+  // What this client is offered of a snapshot: the snapshot's resources of `type`, or, for EDS to a
+  // client that gets DRAINING endpoints another way, their variants (AssignmentVariants).
+  private final java.util.function.Function<Snapshot, TypeResources> offered;
+
   Subscription(XdsType type, boolean delta) {
+    this(type, delta, null);
+  }
+
+  /** @param variants for EDS, the variants this client gets; null for the snapshot's own resources */
+  Subscription(XdsType type, boolean delta, AssignmentVariants variants) {
     this.type = type;
     this.delta = delta;
     this.subscribed = new SubscribedNames(type);
+    if (variants != null && type != XdsType.ENDPOINT) {
+      throw new IllegalArgumentException("variants are of EDS resources, not " + type);
+    }
+    this.offered = variants == null ? s -> s.resources(type) : variants::resources;
   }
 
   boolean wildcard() {
@@ -143,7 +156,7 @@ final class Subscription {
     boolean first = !subscribed.initialized();
     subscribeNames(requested);
     if (first && snapshot != null && !versionInfo.isEmpty()) {
-      TypeResources current = snapshot.resources(type);
+      TypeResources current = offered.apply(snapshot);
       if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
         Iterable<String> held = subscribed.wildcard() ? current.byName().keySet() : subscribed.names();
         for (String name : held) {
@@ -179,7 +192,7 @@ final class Subscription {
       dirty = true;
     }
     if (subscribed.startDelta(subscribe)) {
-      TypeResources current = snapshot == null ? TypeResources.empty(type) : snapshot.resources(type);
+      TypeResources current = snapshot == null ? TypeResources.empty(type) : offered.apply(snapshot);
       initialVersions.forEach((name, version) -> {
         XdsResource known = current.get(name);
         XdsResource claimed = known != null && known.version().equals(version)
@@ -248,7 +261,7 @@ final class Subscription {
    *     (make-before-break), even if the snapshot dropped it
    */
   Outgoing next(Snapshot snapshot, Subscription parentHeld, Instant now) {
-    TypeResources current = snapshot.resources(type);
+    TypeResources current = offered.apply(snapshot);
     if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
       // Already answered everything of this very snapshot (the usual case when an ACK arrives).
       return null;
@@ -396,7 +409,7 @@ final class Subscription {
    * @param changed the snapshot's changed names, in name order ({@link TypeResources#changedSinceParent})
    */
   private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
-    TypeResources current = snapshot.resources(type);
+    TypeResources current = offered.apply(snapshot);
     // In name order, as the names are walked; a LinkedHashMap as on the full path, so the code
     // that sends it sees one collection class (a second one cost a C2 recompile, docs/benchmarks.md).
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
