@@ -175,6 +175,11 @@ public final class AdsServer implements XdsServer {
   }
 
   @Override
+  public ClientKinds clientKinds() {
+    return tracker.kinds();
+  }
+
+  @Override
   public int port() {
     return server.getPort();
   }

@@ -70,6 +70,10 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     this.meters = meters;
   }
 
+  ClientKinds kinds() {
+    return kinds;
+  }
+
   Collection<XdsStream> streams() {
     return streams.values();
   }
