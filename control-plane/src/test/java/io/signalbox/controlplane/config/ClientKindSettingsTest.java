@@ -1,0 +1,35 @@
+package io.signalbox.controlplane.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.signalbox.source.yaml.Parsed;
+import io.signalbox.validation.ClientKind;
+import io.signalbox.validation.DrainingAs;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClientKindSettingsTest {
+
+  @Test
+  void readsNodeGroupsWithTheirKindAndHowDrainingEndpointsAreSent() {
+    Parsed<SignalboxConfig> parsed = ConfigLoader.parse("""
+        xds:
+          clientKinds:
+            - nodeClusters: [ shop-armeria, cart-armeria ]
+              kind: ARMERIA
+              drainingAs: OMIT
+            - nodeClusters: [ web ]
+              kind: grpc_js
+        """, "signalbox.yaml", Path.of("."));
+    SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) parsed).value();
+    assertThat(config.xds().clientKinds()).containsExactly(
+        new ClientKindSettings(List.of("shop-armeria", "cart-armeria"), ClientKind.ARMERIA, DrainingAs.OMIT),
+        new ClientKindSettings(List.of("web"), ClientKind.GRPC_JS, null));
+  }
+
+  @Test
+  void noClientKindsByDefault() {
+    assertThat(XdsSettings.defaults().clientKinds()).isEmpty();
+  }
+}
