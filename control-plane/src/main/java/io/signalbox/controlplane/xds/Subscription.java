@@ -100,6 +100,7 @@ final class Subscription {
   // What this client is offered of a snapshot: the snapshot's resources of `type`, or, for EDS to a
   // client that gets DRAINING endpoints another way, their variants (AssignmentVariants).
   private final java.util.function.Function<Snapshot, TypeResources> offered;
+  private final boolean variants;
 
   Subscription(XdsType type, boolean delta) {
     this(type, delta, null);
@@ -114,6 +115,7 @@ final class Subscription {
       throw new IllegalArgumentException("variants are of EDS resources, not " + type);
     }
     this.offered = variants == null ? s -> s.resources(type) : variants::resources;
+    this.variants = variants != null;
   }
 
   boolean wildcard() {
@@ -288,7 +290,7 @@ final class Subscription {
     for (String name : desired) {
       XdsResource r = current.get(name);
       if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, r.version());
+        refusing.put(name, snapshotVersion(snapshot, name, r));
         r = sh.held(name);
         adjustedOffer = true;
       }
@@ -387,6 +389,19 @@ final class Subscription {
     return refusing.equals(other);
   }
 
+  /**
+   * The version of {@code name} in the snapshot itself, of which {@code offered} is this client's
+   * variant (or the very resource): standing NACKs are reported by it, because that is what a
+   * rollback looks for in the epochs and restores.
+   */
+  private String snapshotVersion(Snapshot snapshot, String name, XdsResource offered) {
+    if (!variants) {
+      return offered.version();
+    }
+    XdsResource own = snapshot.resources(type).get(name);
+    return own == null ? offered.version() : own.version();
+  }
+
   /** Whether this client asked for or holds {@code name}: a change of it may concern the client. */
   private boolean relevant(String name) {
     return subscribed.asksFor(name) || sh.holds(name);
@@ -423,7 +438,7 @@ final class Subscription {
       XdsResource r = wanted ? current.get(name) : null;
       refusing.remove(name);
       if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, r.version());
+        refusing.put(name, snapshotVersion(snapshot, name, r));
         r = sh.held(name);
         adjustedOffer = true;
       }

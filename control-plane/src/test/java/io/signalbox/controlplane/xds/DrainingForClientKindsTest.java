@@ -180,6 +180,27 @@ class DrainingForClientKindsTest {
         .isEqualTo(java.<DiscoveryResponse>next().getResources(0));
   }
 
+  /**
+   * A rollback looks for a refused version among the epochs, which hold the snapshot's resource,
+   * not the variant: a standing NACK of a variant is reported under the snapshot's version.
+   */
+  @Test
+  void aNackOfAVariantStandsAgainstTheSnapshotsVersion() throws Exception {
+    start(null);
+    Snapshot s = publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY),
+        endpoint(1002, 1, HealthStatus.DRAINING)));
+    RecordingAdsClient armeria = sotw(ARMERIA);
+    DiscoveryResponse first = armeria.next();
+    armeria.send(DiscoveryRequest.newBuilder().setTypeUrl(EDS).addResourceNames("web")
+        .setResponseNonce(first.getNonce())
+        .setErrorDetail(com.google.rpc.Status.newBuilder().setCode(3).setMessage("no thanks")).build());
+
+    String snapshotVersion = s.resources(XdsType.ENDPOINT).get("web").version();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(server.clients()).singleElement()
+            .satisfies(c -> assertThat(c.types().get(EDS).refusing()).containsExactly(Map.entry("web", snapshotVersion))));
+  }
+
   @Test
   void aDeltaClientSeesTheVariantUnderAVersionOfItsOwnContent() throws Exception {
     start(null);
