@@ -28,8 +28,12 @@ final class AssignmentVariants {
   // unchanged across epochs maps to the same variant without being transformed and serialized
   // again. Pruned to the current snapshot's resources when it outgrows them.
   private Map<String, XdsResource> variants = new HashMap<>();
-  private Snapshot lastSnapshot;
-  private TypeResources lastResources;
+  // The variants of the last few snapshots by epoch: canary waves are served different epochs at
+  // once, and the newest is built from its parent's.
+  private final Map<Long, Built> recent = new java.util.LinkedHashMap<>();
+  private static final int RECENT = 4;
+
+  private record Built(Snapshot snapshot, TypeResources resources) {}
 
   AssignmentVariants(DrainingAs as) {
     if (as == DrainingAs.DRAINING) {
@@ -44,14 +48,17 @@ final class AssignmentVariants {
 
   /** {@code snapshot}'s EDS resources as these clients get them. */
   synchronized TypeResources resources(Snapshot snapshot) {
-    if (snapshot == lastSnapshot) {
-      return lastResources;
+    Built known = recent.get(snapshot.epoch());
+    if (known != null && known.snapshot() == snapshot) {
+      return known.resources();
     }
     TypeResources own = snapshot.resources(XdsType.ENDPOINT);
-    TypeResources parent = lastSnapshot != null && lastSnapshot.epoch() == snapshot.parentEpoch() ? lastResources : null;
-    TypeResources mapped = own.mapped(this::variant, parent);
-    lastSnapshot = snapshot;
-    lastResources = mapped;
+    Built parent = recent.get(snapshot.parentEpoch());
+    TypeResources mapped = own.mapped(this::variant, parent == null ? null : parent.resources());
+    recent.put(snapshot.epoch(), new Built(snapshot, mapped));
+    if (recent.size() > RECENT) {
+      recent.remove(recent.keySet().iterator().next());
+    }
     if (variants.size() > 2 * own.size() + 1024) {
       Map<String, XdsResource> kept = new HashMap<>();
       own.byName().values().forEach(r -> kept.put(key(r), mapped.get(r.name())));

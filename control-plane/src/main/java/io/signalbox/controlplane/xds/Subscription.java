@@ -97,10 +97,9 @@ final class Subscription {
   long responses;
   long bytesSent;
 
-  // What this client is offered of a snapshot: the snapshot's resources of `type`, or, for EDS to a
-  // client that gets DRAINING endpoints another way, their variants (AssignmentVariants).
-  private final java.util.function.Function<Snapshot, TypeResources> offered;
-  private final boolean variants;
+  // For EDS to a client that gets DRAINING endpoints another way, the variants it is offered
+  // instead of the snapshot's resources; null for every other subscription.
+  private final AssignmentVariants variants;
 
   Subscription(XdsType type, boolean delta) {
     this(type, delta, null);
@@ -114,8 +113,7 @@ final class Subscription {
     if (variants != null && type != XdsType.ENDPOINT) {
       throw new IllegalArgumentException("variants are of EDS resources, not " + type);
     }
-    this.offered = variants == null ? s -> s.resources(type) : variants::resources;
-    this.variants = variants != null;
+    this.variants = variants;
   }
 
   boolean wildcard() {
@@ -158,7 +156,7 @@ final class Subscription {
     boolean first = !subscribed.initialized();
     subscribeNames(requested);
     if (first && snapshot != null && !versionInfo.isEmpty()) {
-      TypeResources current = offered.apply(snapshot);
+      TypeResources current = offered(snapshot);
       if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
         Iterable<String> held = subscribed.wildcard() ? current.byName().keySet() : subscribed.names();
         for (String name : held) {
@@ -194,7 +192,7 @@ final class Subscription {
       dirty = true;
     }
     if (subscribed.startDelta(subscribe)) {
-      TypeResources current = snapshot == null ? TypeResources.empty(type) : offered.apply(snapshot);
+      TypeResources current = snapshot == null ? TypeResources.empty(type) : offered(snapshot);
       initialVersions.forEach((name, version) -> {
         XdsResource known = current.get(name);
         XdsResource claimed = known != null && known.version().equals(version)
@@ -263,7 +261,7 @@ final class Subscription {
    *     (make-before-break), even if the snapshot dropped it
    */
   Outgoing next(Snapshot snapshot, Subscription parentHeld, Instant now) {
-    TypeResources current = offered.apply(snapshot);
+    TypeResources current = offered(snapshot);
     if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
       // Already answered everything of this very snapshot (the usual case when an ACK arrives).
       return null;
@@ -389,13 +387,18 @@ final class Subscription {
     return refusing.equals(other);
   }
 
+  /** What this client is offered of {@code snapshot}: its resources of this type, or their variants. */
+  private TypeResources offered(Snapshot snapshot) {
+    return variants == null ? snapshot.resources(type) : variants.resources(snapshot);
+  }
+
   /**
    * The version of {@code name} in the snapshot itself, of which {@code offered} is this client's
    * variant (or the very resource): standing NACKs are reported by it, because that is what a
    * rollback looks for in the epochs and restores.
    */
   private String snapshotVersion(Snapshot snapshot, String name, XdsResource offered) {
-    if (!variants) {
+    if (variants == null) {
       return offered.version();
     }
     XdsResource own = snapshot.resources(type).get(name);
@@ -424,7 +427,7 @@ final class Subscription {
    * @param changed the snapshot's changed names, in name order ({@link TypeResources#changedSinceParent})
    */
   private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
-    TypeResources current = offered.apply(snapshot);
+    TypeResources current = offered(snapshot);
     // In name order, as the names are walked; a LinkedHashMap as on the full path, so the code
     // that sends it sees one collection class (a second one cost a C2 recompile, docs/benchmarks.md).
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
