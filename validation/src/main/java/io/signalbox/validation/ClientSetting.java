@@ -38,4 +38,16 @@ public enum ClientSetting {
   public String label() {
     return label;
   }
+
+  /** The row of a cluster's {@code lbPolicy}. */
+  public static ClientSetting of(io.signalbox.model.LbPolicy policy) {
+    return switch (policy) {
+      case ROUND_ROBIN -> LB_ROUND_ROBIN;
+      case LEAST_REQUEST -> LB_LEAST_REQUEST;
+      case RING_HASH -> LB_RING_HASH;
+      case MAGLEV -> LB_MAGLEV;
+      case RANDOM -> LB_RANDOM;
+      case WEIGHTED_ROUND_ROBIN -> LB_WEIGHTED_ROUND_ROBIN;
+    };
+  }
 }
