@@ -29,6 +29,20 @@ class ClientKindSettingsTest {
   }
 
   @Test
+  void aGroupThatNamesNoNodeClusterOrChangesNothingIsRefusedAtStart() {
+    SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse("""
+        xds:
+          clientKinds:
+            - nodeClusters: []
+              kind: ARMERIA
+            - nodeClusters: [ web ]
+        """, "signalbox.yaml", Path.of("."))).value();
+    assertThat(SecurityChecks.of(config)).extracting(Object::toString).containsExactly(
+        "signalbox.yaml: xds.clientKinds[0].nodeClusters: must name at least one node cluster [server]",
+        "signalbox.yaml: xds.clientKinds[1]: sets neither kind nor drainingAs, so it changes nothing [server]");
+  }
+
+  @Test
   void noClientKindsByDefault() {
     assertThat(XdsSettings.defaults().clientKinds()).isEmpty();
   }
