@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.validation.DrainingAs;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
@@ -43,8 +44,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Waves waves;
   private final ClientKinds kinds;
   // One per way of sending DRAINING endpoints other than as DRAINING, shared by every such stream.
-  private final Map<io.signalbox.validation.DrainingAs, AssignmentVariants> variants =
-      new java.util.EnumMap<>(io.signalbox.validation.DrainingAs.class);
+  private final Map<DrainingAs, AssignmentVariants> variants =
+      new java.util.EnumMap<>(DrainingAs.class);
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
 
@@ -55,8 +56,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
   StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this.kinds = kinds;
-    for (io.signalbox.validation.DrainingAs as : io.signalbox.validation.DrainingAs.values()) {
-      if (as != io.signalbox.validation.DrainingAs.DRAINING) {
+    for (DrainingAs as : DrainingAs.values()) {
+      if (as != DrainingAs.DRAINING) {
         variants.put(as, new AssignmentVariants(as));
       }
     }

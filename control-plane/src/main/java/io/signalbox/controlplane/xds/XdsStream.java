@@ -47,11 +47,6 @@ final class XdsStream {
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
 
-  XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
-      java.util.concurrent.atomic.AtomicLong fleetChanges) {
-    this(id, delta, connectedAt, waves, fleetChanges, node -> null);
-  }
-
   /**
    * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
    *     null for the snapshot's own; asked once, for the stream's first node
