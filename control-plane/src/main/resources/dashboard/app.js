@@ -93,6 +93,16 @@ function renderNackGroups(summary, now) {
   });
 }
 
+/** Per setting served, which connected client kinds will NACK or ignore it: seen before the first NACK. */
+function renderClientWarnings(status) {
+  const kinds = Object.entries(status.clientKinds || {});
+  $('client-kinds').textContent = kinds.length === 0 ? 'No connected client of a known kind.'
+      : 'Connected: ' + kinds.map(([kind, n]) => n + ' ' + kind).join(', ') + '.';
+  fillOrEmpty('client-warnings', 'client-warnings-empty', status.clientWarnings || [], (tr, w) => {
+    cell(tr, w, 'msg ' + (w.includes('[client.rejected]') ? 'bad' : 'warn'));
+  });
+}
+
 /** Who leads, and every replica's heartbeat; a replica behind the newest epoch is marked. */
 function renderReplicas(status, replicas, now) {
   const leader = $('leader');
@@ -242,6 +252,7 @@ async function poll() {
     renderHeld(status.body, now);
     renderDrains(drains.body, now);
     renderNackGroups(summary.body, now);
+    renderClientWarnings(status.body);
     renderReplicas(status.body, replicas.body, now);
     renderConvergence(convergence.body);
     drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, last 15 minutes');

@@ -55,7 +55,7 @@ final class RoutePolicyRules {
     if (servedToGrpc) {
       for (String name : route.clusters()) {
         LbPolicy policy = clusters.getOrDefault(name, ClusterSpec.named(name)).effectiveLbPolicy();
-        if (policy == LbPolicy.MAGLEV || policy == LbPolicy.RANDOM) {
+        if (ClientSupport.of(ClientKind.GRPC_JAVA, ClientSetting.of(policy)).verdict() == ClientSupport.Verdict.REJECTED) {
           // grpc-java's LoadBalancerConfigFactory: "Cluster x: unsupported lb policy: MAGLEV".
           f.warning("grpc-xds.rejected", src, Labels.field(label, path),
               "grpc-xds rejects cluster '" + name + "': it does not support lbPolicy " + policy);

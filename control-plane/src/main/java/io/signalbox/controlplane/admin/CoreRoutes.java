@@ -31,6 +31,8 @@ final class CoreRoutes {
   private final AdminBackend backend;
   private final FleetMetrics fleetMetrics;
   private final ApiRouter router;
+  private final io.signalbox.controlplane.xds.ClientWarnings clientWarnings =
+      new io.signalbox.controlplane.xds.ClientWarnings();
 
   CoreRoutes(AdminBackend backend, FleetMetrics fleetMetrics, ApiRouter router) {
     this.backend = backend;
@@ -122,6 +124,10 @@ final class CoreRoutes {
     body.put("role", replica.role());
     body.put("leaderId", replica.leaderId());
     body.put("term", replica.term());
+    // What connected clients will NACK or ignore of what is served, before the first NACK (issue 33).
+    var kinds = io.signalbox.controlplane.xds.ClientWarnings.count(backend.xds().clients(), backend.xds().clientKinds());
+    body.put("clientKinds", io.signalbox.controlplane.xds.ClientWarnings.byLabel(kinds));
+    body.put("clientWarnings", clientWarnings.of(current, kinds).stream().map(Object::toString).toList());
     ctx.json(body);
   }
 

@@ -48,6 +48,20 @@ public final class SecurityChecks {
     atLeast(problems, source, "xds.limits.maxPendingRequests", limits.maxPendingRequests(), 1);
     positive(problems, source, "xds.limits.handshakeTimeout", limits.handshakeTimeout());
     positive(problems, source, "xds.maxConnectionAge", xds.maxConnectionAge());
+    for (int i = 0; i < xds.clientKinds().size(); i++) {
+      ClientKindSettings group = xds.clientKinds().get(i);
+      String key = "xds.clientKinds[" + i + "]";
+      if (group == null) {
+        problems.add(error(source, key, "must not be empty"));
+        continue;
+      }
+      if (group.nodeClusters().isEmpty()) {
+        problems.add(error(source, key + ".nodeClusters", "must name at least one node cluster"));
+      }
+      if (group.kind() == null && group.drainingAs() == null) {
+        problems.add(error(source, key, "sets neither kind nor drainingAs, so it changes nothing"));
+      }
+    }
     AdminTlsSettings admin = config.admin().tls();
     if (admin != null) {
       pair(problems, source, "admin.tls", admin.certFile(), admin.keyFile());

@@ -11,9 +11,10 @@ import java.time.Duration;
  * @param maxConnectionAge a connection older than this is asked to reconnect (HTTP/2 GOAWAY), so
  *     clients spread across replicas again after a rolling restart
  * @param maxConnectionAgeGrace how long the streams of such a connection may go on before it is closed
+ * @param clientKinds node groups whose client kind (and handling of DRAINING) the config states
  */
 public record XdsSettings(Integer port, String address, XdsTlsSettings tls, XdsLimitsSettings limits,
-    Duration maxConnectionAge, Duration maxConnectionAgeGrace) {
+    Duration maxConnectionAge, Duration maxConnectionAgeGrace, java.util.List<ClientKindSettings> clientKinds) {
   public static final int DEFAULT_PORT = 18000;
   public static final String DEFAULT_ADDRESS = "0.0.0.0";
   public static final Duration DEFAULT_MAX_CONNECTION_AGE = Duration.ofMinutes(30);
@@ -25,6 +26,13 @@ public record XdsSettings(Integer port, String address, XdsTlsSettings tls, XdsL
     limits = limits == null ? XdsLimitsSettings.defaults() : limits;
     maxConnectionAge = maxConnectionAge == null ? DEFAULT_MAX_CONNECTION_AGE : maxConnectionAge;
     maxConnectionAgeGrace = maxConnectionAgeGrace == null ? DEFAULT_MAX_CONNECTION_AGE_GRACE : maxConnectionAgeGrace;
+    clientKinds = clientKinds == null ? java.util.List.of() : java.util.List.copyOf(clientKinds);
+  }
+
+  /** The settings before {@code clientKinds} existed. */
+  public XdsSettings(Integer port, String address, XdsTlsSettings tls, XdsLimitsSettings limits,
+      Duration maxConnectionAge, Duration maxConnectionAgeGrace) {
+    this(port, address, tls, limits, maxConnectionAge, maxConnectionAgeGrace, null);
   }
 
   public XdsSettings(Integer port, String address) {
@@ -37,6 +45,7 @@ public record XdsSettings(Integer port, String address, XdsTlsSettings tls, XdsL
 
   XdsSettings resolvedAgainst(Path baseDir) {
     return tls == null ? this
-        : new XdsSettings(port, address, tls.resolvedAgainst(baseDir), limits, maxConnectionAge, maxConnectionAgeGrace);
+        : new XdsSettings(port, address, tls.resolvedAgainst(baseDir), limits, maxConnectionAge, maxConnectionAgeGrace,
+            clientKinds);
   }
 }

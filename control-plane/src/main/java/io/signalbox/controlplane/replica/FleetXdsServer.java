@@ -86,6 +86,11 @@ public final class FleetXdsServer implements XdsServer {
   }
 
   @Override
+  public io.signalbox.controlplane.xds.ClientKinds clientKinds() {
+    return local.clientKinds();
+  }
+
+  @Override
   public Snapshot current() {
     return local.current();
   }

@@ -52,6 +52,34 @@ public record TypeResources(XdsType type, long versionEpoch, Map<String, XdsReso
     return Long.toString(versionEpoch);
   }
 
+  /**
+   * These resources with each passed through {@code f} (which keeps names and must be a function of
+   * the resource alone). With {@code mappedParent}, {@code f} applied to the parent snapshot's
+   * resources of this type, only the names changed since the parent are mapped again; otherwise
+   * every resource is.
+   */
+  public TypeResources mapped(java.util.function.UnaryOperator<XdsResource> f, TypeResources mappedParent) {
+    MerkleTreap<XdsResource> tree;
+    if (mappedParent != null && changedSinceParent != null) {
+      tree = mappedParent.tree();
+      for (String name : changedSinceParent) {
+        XdsResource r = byName.get(name);
+        tree = r == null ? tree.without(name) : tree.with(name, f.apply(r));
+      }
+    } else {
+      int n = byName.size();
+      String[] keys = new String[n];
+      XdsResource[] values = new XdsResource[n];
+      int i = 0;
+      for (Map.Entry<String, XdsResource> e : byName.entrySet()) {
+        keys[i] = e.getKey();
+        values[i++] = f.apply(e.getValue());
+      }
+      tree = MerkleTreap.ofSorted(keys, values, n, ContentHash.RESOURCE);
+    }
+    return new TypeResources(type, versionEpoch, tree, changedSinceParent);
+  }
+
   MerkleTreap<XdsResource> tree() {
     return (MerkleTreap<XdsResource>) byName;
   }

@@ -35,6 +35,20 @@ public record XdsResource(
     return new XdsResource(type, name, version, epoch, any, message, references);
   }
 
+  /**
+   * This resource with other content ({@code message}) under the same name: versioned by its own
+   * serialization, so a version string still names exactly one content, and packed once. For a
+   * variant some clients get instead (a DRAINING endpoint sent to Armeria as UNHEALTHY).
+   */
+  public XdsResource withMessage(Message message) {
+    byte[] bytes = SnapshotBuilder.serialize(message);
+    Any packed = Any.newBuilder()
+        .setTypeUrl(type.typeUrl())
+        .setValue(com.google.protobuf.UnsafeByteOperations.unsafeWrap(bytes))
+        .build();
+    return new XdsResource(type, name, SnapshotBuilder.sha256(bytes), changedEpoch, packed, message, references);
+  }
+
   /** Serialized size of the packed resource, for accounting bytes pushed. */
   public int serializedSize() {
     return any == null ? 0 : any.getSerializedSize();

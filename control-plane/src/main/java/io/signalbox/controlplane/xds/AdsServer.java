@@ -129,7 +129,8 @@ public final class AdsServer implements XdsServer {
           return t;
         });
     SnapshotWatcher[] watcherRef = new SnapshotWatcher[1];
-    StreamTracker tracker = new StreamTracker(clock, waves, wave -> watcherRef[0].releasedTo(wave), meters);
+    StreamTracker tracker = new StreamTracker(clock, waves, edge.clientKinds(),
+        wave -> watcherRef[0].releasedTo(wave), meters);
     SnapshotWatcher watcher = new SnapshotWatcher(tracker, clock, waves.count());
     watcherRef[0] = watcher;
     V3DiscoveryServer discovery = new V3DiscoveryServer(
@@ -171,6 +172,11 @@ public final class AdsServer implements XdsServer {
     }
     log.info("xDS (ADS, SotW and delta) listening on {}:{} ({})", address, server.getPort(), edge.mode());
     return new AdsServer(server, watcher, tracker, sendPool, held);
+  }
+
+  @Override
+  public ClientKinds clientKinds() {
+    return tracker.kinds();
   }
 
   @Override

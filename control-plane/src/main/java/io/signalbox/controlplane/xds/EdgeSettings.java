@@ -14,11 +14,18 @@ import java.util.Objects;
  *
  * @param tls the certificate, key and client CA files; null serves plaintext
  * @param identity the node identity template; null when nodes are not bound to certificates
+ * @param clientKinds what kind of client each node is, and so how DRAINING endpoints are sent to it
  */
 public record EdgeSettings(CertificateFiles.Paths tls, NodeIdentity identity, XdsLimitsSettings limits,
-    Duration maxConnectionAge, Duration maxConnectionAgeGrace) {
+    Duration maxConnectionAge, Duration maxConnectionAgeGrace, ClientKinds clientKinds) {
+
+  public EdgeSettings(CertificateFiles.Paths tls, NodeIdentity identity, XdsLimitsSettings limits,
+      Duration maxConnectionAge, Duration maxConnectionAgeGrace) {
+    this(tls, identity, limits, maxConnectionAge, maxConnectionAgeGrace, ClientKinds.NONE);
+  }
 
   public EdgeSettings {
+    clientKinds = clientKinds == null ? ClientKinds.NONE : clientKinds;
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(maxConnectionAge, "maxConnectionAge");
     Objects.requireNonNull(maxConnectionAgeGrace, "maxConnectionAgeGrace");
@@ -38,7 +45,7 @@ public record EdgeSettings(CertificateFiles.Paths tls, NodeIdentity identity, Xd
     return new EdgeSettings(
         tls == null ? null : new CertificateFiles.Paths("xds.tls", tls.certFile(), tls.keyFile(), tls.clientCaFile()),
         tls == null || tls.nodeIdentity() == null ? null : new NodeIdentity(tls.nodeIdentity()),
-        xds.limits(), xds.maxConnectionAge(), xds.maxConnectionAgeGrace());
+        xds.limits(), xds.maxConnectionAge(), xds.maxConnectionAgeGrace(), new ClientKinds(xds.clientKinds()));
   }
 
   /** For the startup log line: which mode runs. */

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.validation.DrainingAs;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
@@ -41,10 +42,25 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Clock clock;
   private final IntFunction<Snapshot> releasedTo;
   private final Waves waves;
+  private final ClientKinds kinds;
+  // One per way of sending DRAINING endpoints other than as DRAINING, shared by every such stream.
+  private final Map<DrainingAs, AssignmentVariants> variants =
+      new java.util.EnumMap<>(DrainingAs.class);
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
+    this(clock, waves, ClientKinds.NONE, releasedTo, meters);
+  }
+
+  /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
+  StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
+    this.kinds = kinds;
+    for (DrainingAs as : DrainingAs.values()) {
+      if (as != DrainingAs.DRAINING) {
+        variants.put(as, new AssignmentVariants(as));
+      }
+    }
     // Looked up once: registering a meter is a map lookup under a lock, too much on every response.
     for (XdsType t : XdsType.values()) {
       bytesPushed.put(t, Counter.builder("signalbox_xds_bytes_pushed").tag("type", t.name()).register(meters));
@@ -53,6 +69,10 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     this.waves = waves;
     this.releasedTo = releasedTo;
     this.meters = meters;
+  }
+
+  ClientKinds kinds() {
+    return kinds;
   }
 
   Collection<XdsStream> streams() {
@@ -208,7 +228,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     if (existing != null) {
       return existing;
     }
-    XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes);
+    XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
+        node -> variants.get(kinds.drainingAs(node)));
     XdsStream raced = streams.putIfAbsent(streamId, created);
     if (raced != null) {
       return raced;

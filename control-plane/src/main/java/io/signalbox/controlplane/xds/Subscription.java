@@ -97,10 +97,23 @@ final class Subscription {
   long responses;
   long bytesSent;
 
+  // For EDS to a client that gets DRAINING endpoints another way, the variants it is offered
+  // instead of the snapshot's resources; null for every other subscription.
+  private final AssignmentVariants variants;
+
   Subscription(XdsType type, boolean delta) {
+    this(type, delta, null);
+  }
+
+  /** @param variants for EDS, the variants this client gets; null for the snapshot's own resources */
+  Subscription(XdsType type, boolean delta, AssignmentVariants variants) {
     this.type = type;
     this.delta = delta;
     this.subscribed = new SubscribedNames(type);
+    if (variants != null && type != XdsType.ENDPOINT) {
+      throw new IllegalArgumentException("variants are of EDS resources, not " + type);
+    }
+    this.variants = variants;
   }
 
   boolean wildcard() {
@@ -143,7 +156,7 @@ final class Subscription {
     boolean first = !subscribed.initialized();
     subscribeNames(requested);
     if (first && snapshot != null && !versionInfo.isEmpty()) {
-      TypeResources current = snapshot.resources(type);
+      TypeResources current = offered(snapshot);
       if (versionInfo.equals(Long.toString(current.versionEpoch())) && current.versionEpoch() > 0) {
         Iterable<String> held = subscribed.wildcard() ? current.byName().keySet() : subscribed.names();
         for (String name : held) {
@@ -179,7 +192,7 @@ final class Subscription {
       dirty = true;
     }
     if (subscribed.startDelta(subscribe)) {
-      TypeResources current = snapshot == null ? TypeResources.empty(type) : snapshot.resources(type);
+      TypeResources current = snapshot == null ? TypeResources.empty(type) : offered(snapshot);
       initialVersions.forEach((name, version) -> {
         XdsResource known = current.get(name);
         XdsResource claimed = known != null && known.version().equals(version)
@@ -248,7 +261,7 @@ final class Subscription {
    *     (make-before-break), even if the snapshot dropped it
    */
   Outgoing next(Snapshot snapshot, Subscription parentHeld, Instant now) {
-    TypeResources current = snapshot.resources(type);
+    TypeResources current = offered(snapshot);
     if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
       // Already answered everything of this very snapshot (the usual case when an ACK arrives).
       return null;
@@ -275,7 +288,7 @@ final class Subscription {
     for (String name : desired) {
       XdsResource r = current.get(name);
       if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, r.version());
+        refusing.put(name, snapshotVersion(snapshot, name, r));
         r = sh.held(name);
         adjustedOffer = true;
       }
@@ -374,6 +387,24 @@ final class Subscription {
     return refusing.equals(other);
   }
 
+  /** What this client is offered of {@code snapshot}: its resources of this type, or their variants. */
+  private TypeResources offered(Snapshot snapshot) {
+    return variants == null ? snapshot.resources(type) : variants.resources(snapshot);
+  }
+
+  /**
+   * The version of {@code name} in the snapshot itself, of which {@code offered} is this client's
+   * variant (or the very resource): standing NACKs are reported by it, because that is what a
+   * rollback looks for in the epochs and restores.
+   */
+  private String snapshotVersion(Snapshot snapshot, String name, XdsResource offered) {
+    if (variants == null) {
+      return offered.version();
+    }
+    XdsResource own = snapshot.resources(type).get(name);
+    return own == null ? offered.version() : own.version();
+  }
+
   /** Whether this client asked for or holds {@code name}: a change of it may concern the client. */
   private boolean relevant(String name) {
     return subscribed.asksFor(name) || sh.holds(name);
@@ -396,7 +427,7 @@ final class Subscription {
    * @param changed the snapshot's changed names, in name order ({@link TypeResources#changedSinceParent})
    */
   private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
-    TypeResources current = snapshot.resources(type);
+    TypeResources current = offered(snapshot);
     // In name order, as the names are walked; a LinkedHashMap as on the full path, so the code
     // that sends it sees one collection class (a second one cost a C2 recompile, docs/benchmarks.md).
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
@@ -410,7 +441,7 @@ final class Subscription {
       XdsResource r = wanted ? current.get(name) : null;
       refusing.remove(name);
       if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, r.version());
+        refusing.put(name, snapshotVersion(snapshot, name, r));
         r = sh.held(name);
         adjustedOffer = true;
       }

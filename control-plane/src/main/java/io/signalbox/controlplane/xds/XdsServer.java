@@ -38,4 +38,9 @@ public interface XdsServer extends AutoCloseable {
 
   @Override
   void close();
+
+  /** What kind of client each node is (configured node groups, else the user agent). */
+  default ClientKinds clientKinds() {
+    return ClientKinds.NONE;
+  }
 }

@@ -35,6 +35,8 @@ final class XdsStream {
   Object lastRequest;
   private final Waves waves;
   private int wave;
+  private final java.util.function.Function<Node, AssignmentVariants> variantsFor;
+  private AssignmentVariants variants;
   private long convergedEpoch;
   private java.time.Duration lastConvergence;
   // The last status() answer: the rollout check and the status recorder ask for every client
@@ -45,8 +47,14 @@ final class XdsStream {
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
 
+  /**
+   * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
+   *     null for the snapshot's own; asked once, for the stream's first node
+   */
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
-      java.util.concurrent.atomic.AtomicLong fleetChanges) {
+      java.util.concurrent.atomic.AtomicLong fleetChanges,
+      java.util.function.Function<Node, AssignmentVariants> variantsFor) {
+    this.variantsFor = variantsFor;
     this.fleetChanges = fleetChanges;
     this.id = id;
     this.delta = delta;
@@ -70,6 +78,7 @@ final class XdsStream {
       invalidate();
       node = requestNode;
       wave = waves.waveOf(requestNode);
+      variants = variantsFor.apply(requestNode);
       return true;
     }
     return false;
@@ -97,7 +106,8 @@ final class XdsStream {
   }
 
   Subscription subscription(XdsType type) {
-    return subscriptions.computeIfAbsent(type, t -> new Subscription(t, delta));
+    return subscriptions.computeIfAbsent(type,
+        t -> new Subscription(t, delta, t == XdsType.ENDPOINT ? variants : null));
   }
 
   synchronized void watch(XdsType type, Watch watch, Snapshot snapshot, Instant now) {

@@ -1,0 +1,99 @@
+package io.signalbox.controlplane.xds;
+
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.TypeResources;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.translate.DrainingVariant;
+import io.signalbox.validation.DrainingAs;
+import java.util.Map;
+import java.util.HashMap;
+
+/**
+ * The endpoints (EDS) of a snapshot as the clients that get DRAINING endpoints another way see them
+ * ({@link DrainingVariant}): one instance per {@link DrainingAs} other than DRAINING, shared by all
+ * such streams. Each variant resource carries the version of its own content, so a version string
+ * names one content whichever clients it goes to; an assignment with nothing DRAINING is the
+ * snapshot's own instance (same version, same bytes). The type's {@code version_info} stays the
+ * snapshot's: it names the epoch, and the variant is a function of that epoch's content.
+ *
+ * <p>Built once per snapshot (then only the names changed since the parent) on the first stream
+ * that needs it, under this object's lock; a stream's own lock may be held, never the reverse.
+ */
+final class AssignmentVariants {
+
+  private final DrainingAs as;
+  // Variant resources by the snapshot resource's name and version (its content): a resource
+  // unchanged across epochs maps to the same variant without being transformed and serialized
+  // again. Pruned to the current snapshot's resources when it outgrows them.
+  private Map<String, XdsResource> variants = new HashMap<>();
+  // The variants of the last few snapshots by epoch: canary waves are served different epochs at
+  // once, and the newest is built from its parent's.
+  private final Map<Long, Built> recent = new java.util.LinkedHashMap<>();
+  private static final int RECENT = 4;
+
+  private record Built(Snapshot snapshot, TypeResources resources) {}
+
+  AssignmentVariants(DrainingAs as) {
+    if (as == DrainingAs.DRAINING) {
+      throw new IllegalArgumentException("DRAINING needs no variant");
+    }
+    this.as = as;
+  }
+
+  DrainingAs as() {
+    return as;
+  }
+
+  /** {@code snapshot}'s EDS resources as these clients get them. */
+  synchronized TypeResources resources(Snapshot snapshot) {
+    Built known = recent.get(snapshot.epoch());
+    if (known != null && known.snapshot() == snapshot) {
+      return known.resources();
+    }
+    TypeResources own = snapshot.resources(XdsType.ENDPOINT);
+    Built parent = recent.get(snapshot.parentEpoch());
+    TypeResources mapped = own.mapped(this::variant, parent == null ? null : parent.resources());
+    recent.put(snapshot.epoch(), new Built(snapshot, mapped));
+    if (recent.size() > RECENT) {
+      recent.remove(recent.keySet().iterator().next());
+    }
+    if (variants.size() > 2 * own.size() + 1024) {
+      Map<String, XdsResource> kept = new HashMap<>();
+      own.byName().values().forEach(r -> kept.put(key(r), mapped.get(r.name())));
+      variants = kept;
+    }
+    return mapped;
+  }
+
+  private XdsResource variant(XdsResource r) {
+    XdsResource known = variants.get(key(r));
+    if (known != null) {
+      return known;
+    }
+    ClusterLoadAssignment cla = assignment(r);
+    ClusterLoadAssignment changed = cla == null ? null : DrainingVariant.of(cla, as);
+    XdsResource out = changed == null || changed == cla ? r : r.withMessage(changed);
+    variants.put(key(r), out);
+    return out;
+  }
+
+  private static String key(XdsResource r) {
+    return r.name() + '@' + r.version();
+  }
+
+  private static ClusterLoadAssignment assignment(XdsResource r) {
+    if (r.message() instanceof ClusterLoadAssignment cla) {
+      return cla;
+    }
+    if (r.any() == null) {
+      return null;
+    }
+    try {
+      return r.any().unpack(ClusterLoadAssignment.class);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("EDS resource '" + r.name() + "' does not hold a ClusterLoadAssignment", e);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package io.signalbox.controlplane.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.TypeResources;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.proto.v1.Provenance;
+import io.signalbox.validation.DrainingAs;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The variants built from the parent snapshot's variants (only the changed names mapped again) are
+ * exactly those built from scratch, over a seeded run of drains, undrains, additions and removals.
+ */
+class AssignmentVariantsTest {
+
+  private static final long SEED = 33;
+
+  private static ClusterLoadAssignment cla(String name, boolean[] draining) {
+    LocalityLbEndpoints.Builder locality = LocalityLbEndpoints.newBuilder()
+        .setLoadBalancingWeight(UInt32Value.of(draining.length));
+    for (int i = 0; i < draining.length; i++) {
+      locality.addLbEndpoints(LbEndpoint.newBuilder()
+          .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder()
+              .setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0." + (i + 1)).setPortValue(8080))))
+          .setHealthStatus(draining[i] ? HealthStatus.DRAINING : HealthStatus.HEALTHY)
+          .setLoadBalancingWeight(UInt32Value.of(1)));
+    }
+    return ClusterLoadAssignment.newBuilder().setClusterName(name).addEndpoints(locality).build();
+  }
+
+  private static Map<String, String> versions(TypeResources resources) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (XdsResource r : resources.byName().values()) {
+      out.put(r.name(), r.version());
+    }
+    return out;
+  }
+
+  @Test
+  void variantsBuiltFromTheParentsEqualVariantsBuiltFromScratch() {
+    for (DrainingAs as : List.of(DrainingAs.UNHEALTHY, DrainingAs.OMIT)) {
+      Random random = new Random(SEED);
+      SnapshotBuilder builder = new SnapshotBuilder();
+      AssignmentVariants incremental = new AssignmentVariants(as);
+      Map<String, boolean[]> clusters = new LinkedHashMap<>();
+      Snapshot parent = null;
+      for (long epoch = 1; epoch <= 60; epoch++) {
+        String name = "c" + random.nextInt(12);
+        int step = random.nextInt(4);
+        if (step == 0) {
+          clusters.remove(name);
+        } else {
+          boolean[] draining = clusters.computeIfAbsent(name, n -> new boolean[1 + random.nextInt(3)]).clone();
+          draining[random.nextInt(draining.length)] ^= true;
+          clusters.put(name, draining);
+        }
+        List<TranslatedResource> resources = new ArrayList<>();
+        clusters.forEach((n, d) -> resources.add(new TranslatedResource(XdsType.ENDPOINT, n, cla(n, d), Set.of())));
+        Snapshot s = builder.candidate(resources, Map.of(), parent, Provenance.newBuilder().setCause("test").build())
+            .seal(epoch, Instant.EPOCH);
+        if (parent != null) {
+          // Else the incremental path is never taken.
+          assertThat(s.resources(XdsType.ENDPOINT).changedSinceParent()).isNotNull();
+        }
+        parent = s;
+
+        TypeResources built = incremental.resources(s);
+        TypeResources fresh = new AssignmentVariants(as).resources(s);
+        assertThat(versions(built)).as("%s, epoch %d", as, epoch).isEqualTo(versions(fresh));
+        for (XdsResource r : built.byName().values()) {
+          ClusterLoadAssignment sent = (ClusterLoadAssignment) r.message();
+          assertThat(r.version()).isEqualTo(SnapshotBuilder.versionOf(sent));
+          assertThat(sent.getEndpointsList()).allSatisfy(l -> assertThat(l.getLbEndpointsList())
+              .noneMatch(e -> e.getHealthStatus() == HealthStatus.DRAINING));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.signalbox.validation;
+
+import static io.signalbox.validation.ClientKind.ARMERIA;
+import static io.signalbox.validation.ClientKind.ENVOY;
+import static io.signalbox.validation.ClientKind.GRPC_JAVA;
+import static io.signalbox.validation.ClientKind.GRPC_JS;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What each client kind does with each {@link ClientSetting}: the one source of the per-client
+ * support table. The warnings ({@link ClientSupportRules}) read it, and {@code ClientSupportDocTest}
+ * holds docs/traffic-policy.md's "Support by client" table to it cell by cell.
+ *
+ * <p>Where the facts come from: grpc-java from its sources and this project's grpc-xds tests
+ * (docs/traffic-policy.md's "Support matrix"); grpc-js (@grpc/grpc-js-xds 1.14) and Armeria (xDS
+ * module 1.35) from running them against Signalbox (issue 33); Envoy from its API documentation.
+ * A cell nobody observed says {@link Verdict#UNKNOWN} rather than guess, and draws no warning.
+ */
+public final class ClientSupport {
+
+  /** What a client does when it is sent a setting. */
+  public enum Verdict {
+    /** It does what the setting says. */
+    APPLIED,
+    /** It ACKs and behaves as if the setting were absent. */
+    IGNORED,
+    /** It NACKs the resource and keeps what it had. */
+    REJECTED,
+    /** Not observed. */
+    UNKNOWN;
+
+    /** The table's spelling. */
+    public String word() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * One cell.
+   *
+   * @param note why, or under which condition, in the table's words; empty when the verdict says it all
+   */
+  public record Cell(Verdict verdict, String note) {
+    public Cell {
+      Objects.requireNonNull(verdict, "verdict");
+      note = note == null ? "" : note;
+    }
+
+    /** As the table prints it: {@code ignored (falls back to round robin)}. */
+    public String text() {
+      return note.isEmpty() ? verdict.word() : verdict.word() + " (" + note + ")";
+    }
+  }
+
+  private static final Map<ClientSetting, Map<ClientKind, Cell>> TABLE = new EnumMap<>(ClientSetting.class);
+
+  static {
+    String rr = "falls back to round robin, no NACK";
+    String noRr = "grpc-js-xds NACKs it without a load_balancing_policy";
+    row(ClientSetting.LB_ROUND_ROBIN, applied(""), applied(""), applied(""), applied(""));
+    row(ClientSetting.LB_LEAST_REQUEST, applied(""), rejected(noRr), ignored(rr), applied(""));
+    row(ClientSetting.LB_RING_HASH, applied(""), applied(""), ignored(rr), applied(""));
+    row(ClientSetting.LB_MAGLEV, rejected("unsupported lb policy"), rejected(noRr), ignored(rr), applied(""));
+    row(ClientSetting.LB_RANDOM, rejected("unsupported lb policy"), rejected(noRr), ignored(rr), applied(""));
+    row(ClientSetting.LB_WEIGHTED_ROUND_ROBIN, applied("ORCA load reports"), applied("ORCA load reports"),
+        ignored("balances by its own weighted round robin over endpoint weights"), applied("ORCA load reports"));
+    row(ClientSetting.ENDPOINT_WEIGHTS, ignored("round robin and least request treat endpoints alike; ring hash uses them"),
+        ignored("round robin treats endpoints alike; ring hash uses them"), applied("weighted round robin"), applied(""));
+    row(ClientSetting.LOCALITY_WEIGHTS, applied("always weights localities"), applied("always weights localities"),
+        ignored("only with localityLb: LOCALITY_WEIGHTED"), ignored("only with localityLb: LOCALITY_WEIGHTED"));
+    row(ClientSetting.HASH_POLICIES, applied("header and channelId"), applied("header"), ignored(rr), applied(""));
+    row(ClientSetting.RETRIES, applied("gRPC status conditions, at most 4 retries"), applied("gRPC status conditions"),
+        unknown(""), applied(""));
+    row(ClientSetting.PRIORITIES, applied("fails over when a priority has no usable endpoint"),
+        applied("fails over when a priority has no usable endpoint"), unknown(""), applied("overprovisioning factor"));
+    row(ClientSetting.OUTLIER_DETECTION, applied(""), applied(""), unknown(""), applied(""));
+    row(ClientSetting.DROP_OVERLOADS, applied(""), applied(""), unknown(""), applied(""));
+    row(ClientSetting.DNS_ENDPOINTS, unknown(""), rejected("NACKs the assignment"), unknown(""),
+        rejected("EDS takes IP addresses only"));
+    row(ClientSetting.DRAINING, applied("no new work"), applied("no new work"),
+        ignored("treats DRAINING as healthy; Signalbox sends it per drainingAs"), applied("no new work"));
+  }
+
+  private ClientSupport() {}
+
+  /** The cell of {@code kind} for {@code setting}; every pair has one. */
+  public static Cell of(ClientKind kind, ClientSetting setting) {
+    return TABLE.get(setting).get(kind);
+  }
+
+  private static void row(ClientSetting setting, Cell grpcJava, Cell grpcJs, Cell armeria, Cell envoy) {
+    Map<ClientKind, Cell> cells = new EnumMap<>(ClientKind.class);
+    cells.put(GRPC_JAVA, grpcJava);
+    cells.put(GRPC_JS, grpcJs);
+    cells.put(ARMERIA, armeria);
+    cells.put(ENVOY, envoy);
+    TABLE.put(setting, cells);
+  }
+
+  private static Cell applied(String note) {
+    return new Cell(Verdict.APPLIED, note);
+  }
+
+  private static Cell ignored(String note) {
+    return new Cell(Verdict.IGNORED, note);
+  }
+
+  private static Cell rejected(String note) {
+    return new Cell(Verdict.REJECTED, note);
+  }
+
+  private static Cell unknown(String note) {
+    return new Cell(Verdict.UNKNOWN, note.isEmpty() ? "not observed" : note);
+  }
+}
