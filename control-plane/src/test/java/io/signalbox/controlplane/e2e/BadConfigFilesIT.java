@@ -204,9 +204,20 @@ class BadConfigFilesIT {
     restore();
   }
 
+  private static void deleteIfThere(Path p) throws java.io.IOException {
+    if (Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      Files.delete(p);
+    }
+  }
+
   private static void replace(SteadySignalbox s, ThrowingConsumer<Path> make) throws Throwable {
     Path tmp = dir.resolve(".signalbox.fault");
+    deleteIfThere(tmp);
     make.accept(tmp);
+    if (Files.isDirectory(tmp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      // rename(2) puts a directory only where nothing is, or an empty directory.
+      Files.delete(s.configFile);
+    }
     Files.move(tmp, s.configFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 

@@ -79,7 +79,7 @@ class BadEndpointFilesIT {
       return switch (kind) {
         case "range" -> new String[] {"greeter", field, "[range]"};
         case "address" -> new String[] {"greeter", "address", "[address]"};
-        case "duplicate" -> new String[] {"greeter", "127.0.0.1:" + sb.port("b" + (entry + 1))};
+        case "duplicate" -> new String[] {"greeter", "127.0.0.1:" + sb.port("b" + (entry + 1)), "[duplicate.endpoint]"};
         default -> new String[] {"greeter", field};
       };
     }
@@ -118,7 +118,7 @@ class BadEndpointFilesIT {
           }
           return out.toString();
         })
-        .filter(s -> !s.equals("READY") && !s.equals("DRAINING"))
+        .filter(s -> !List.of("WARMING", "READY", "DEGRADED", "DRAINING", "EJECTED").contains(s))
         .map(s -> new String[] {"state", s});
     Arbitrary<String[]> unknown = Arbitraries.strings().withCharRange('a', 'z').ofMinLength(2).ofMaxLength(10)
         .filter(k -> !List.of("address", "port", "zone", "weight", "priority", "state").contains(k))
@@ -159,9 +159,9 @@ class BadEndpointFilesIT {
     }
   }
 
-  /** The source FAILED, with a problem line naming the file. */
+  /** The source FAILED, with a problem line naming the file and the rule. */
   private static List<String[]> failed() {
-    return List.of(new String[] {"FAILED"}, new String[] {"endpoints.yaml: "});
+    return List.of(new String[] {"FAILED"}, new String[] {"endpoints.yaml: ", "[source.unusable]"});
   }
 
   /** The file is read and refused as YAML: the source FAILED, the problem names the rule. */
@@ -194,7 +194,7 @@ class BadEndpointFilesIT {
         + "clusters: *i\n";
     return List.of(
         content("empty file", "", held()),
-        content("whitespace only", " \n\t\n  \n", held()),
+        content("whitespace only", " \n\n   \n", held()),
         content("no clusters", "clusters: {}\n", held()),
         content("greeter with no endpoints", "clusters:\n  greeter: []\n", held()),
         new Fault("truncated in a flow mapping", s -> s.ws.write("endpoints.yaml",
@@ -216,7 +216,8 @@ class BadEndpointFilesIT {
         bytes("UTF-16 with a byte order mark", "clusters:\n  greeter: []\n".getBytes(StandardCharsets.UTF_16),
             unparsable()),
         bytes("invalid UTF-8", concat("clusters:\n  gr".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xc3,
-            (byte) 0x28}, "eeter: []\n".getBytes(StandardCharsets.UTF_8)), unparsable()),
+            (byte) 0x28}, "eeter: []\n".getBytes(StandardCharsets.UTF_8)), List.<String[]>of(new String[] {
+            "endpoints.yaml"})),
         bytes("a NUL byte", "clusters:\n  greeter\u0000: []\n".getBytes(StandardCharsets.UTF_8), unparsable()),
         content("10,000 nested lists", "clusters: " + "[".repeat(10_000) + "]".repeat(10_000) + "\n", unparsable()),
         new Fault("a directory", s -> replace(s, Files::createDirectory), failed()),
@@ -250,9 +251,20 @@ class BadEndpointFilesIT {
   }
 
   /** Puts what {@code make} creates at a temporary name in place of the endpoint file, by rename. */
+  private static void deleteIfThere(Path p) throws java.io.IOException {
+    if (Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      Files.delete(p);
+    }
+  }
+
   private static void replace(SteadySignalbox s, ThrowingConsumer<Path> make) throws Throwable {
     Path tmp = dir.resolve(".endpoints.fault");
+    deleteIfThere(tmp);
     make.accept(tmp);
+    if (Files.isDirectory(tmp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      // rename(2) puts a directory only where nothing is, or an empty directory.
+      Files.delete(s.endpointFile);
+    }
     Files.move(tmp, s.endpointFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 

@@ -117,9 +117,28 @@ final class SteadySignalbox implements AutoCloseable {
         TokenSettings.sha256Hex(REGISTRANT_TOKEN), endpointFile);
   }
 
-  /** A case begins: what must be the same when it ends. */
+  /**
+   * A case begins, once traffic flows (a case before may have broken it): what must be the same
+   * when it ends.
+   */
   Round round(String name) {
+    awaitTrafficFlowing();
     return new Round(name, Instant.now(), admin.epoch(), traffic.failures().size(), traffic.succeeded());
+  }
+
+  /** Waits for five RPCs in a row to succeed. */
+  void awaitTrafficFlowing() {
+    long[] since = {traffic.failures().size(), traffic.succeeded()};
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+      int failed = traffic.failures().size();
+      long succeeded = traffic.succeeded();
+      if (failed != since[0]) {
+        since[0] = failed;
+        since[1] = succeeded;
+        return false;
+      }
+      return succeeded >= since[1] + 5;
+    });
   }
 
   /**
@@ -186,7 +205,7 @@ final class SteadySignalbox implements AutoCloseable {
 
   /**
    * Every line the server reports about refused input: rejections since {@code since} (cause and
-   * each violation), each source's state and problems, held updates.
+   * each violation), each source that is not FRESH and its problems, held updates.
    */
   List<String> refusalLines(Instant since) {
     List<String> lines = new ArrayList<>();
@@ -201,7 +220,11 @@ final class SteadySignalbox implements AutoCloseable {
       }
     }
     JsonNode status = admin.status();
-    status.path("sources").fields().forEachRemaining(s -> lines.add(s.getKey() + " " + s.getValue().asText()));
+    status.path("sources").fields().forEachRemaining(s -> {
+      if (!"FRESH".equals(s.getValue().asText())) {
+        lines.add(s.getKey() + " " + s.getValue().asText());
+      }
+    });
     status.path("sourceProblems").fields().forEachRemaining(s -> {
       for (JsonNode problem : s.getValue()) {
         lines.add(s.getKey() + ": " + problem.asText());
