@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BadConfigFilesIT {
 
   static final long SEED = 29_08_03L;
-  static final int GENERATED = 40;
+  static final int GENERATED = 35;
 
   @TempDir static Path dir;
   static SteadySignalbox sb;
@@ -231,7 +231,7 @@ class BadConfigFilesIT {
       throw new java.io.UncheckedIOException(e);
     }
     sb.ws.write("signalbox.yaml", sb.validConfig());
-    await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
         .until(() -> sb.admin.get("/api/v1/clusters").body().equals(servedClusters)
             && !sb.admin.status().path("pendingPublish").asBoolean());
     sb.awaitEndpointsRestored();

@@ -245,7 +245,7 @@ final class SteadySignalbox implements AutoCloseable {
 
   /** Waits until the endpoint file's source is FRESH again and serves the three backends. */
   void awaitEndpointsRestored() {
-    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).ignoreExceptions().until(() -> {
       JsonNode status = admin.status();
       if (!"FRESH".equals(status.path("sources").path(fileSource).asText())) {
         return false;
