@@ -4,6 +4,7 @@ import io.signalbox.controlplane.cli.ClientsCommand;
 import io.signalbox.controlplane.cli.CliFailure;
 import io.signalbox.controlplane.cli.CompletionCommand;
 import io.signalbox.controlplane.cli.ConfirmCommand;
+import io.signalbox.controlplane.cli.DemoCommand;
 import io.signalbox.controlplane.cli.DiffCommand;
 import io.signalbox.controlplane.cli.DrainCommand;
 import io.signalbox.controlplane.cli.EjectCommand;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
-    subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
+    subcommands = {ServeCommand.class, DemoCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
         FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
