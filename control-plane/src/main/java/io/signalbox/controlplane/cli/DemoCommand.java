@@ -132,7 +132,8 @@ public final class DemoCommand implements Callable<Integer> {
   /** What to look at and what to try, with this run's real addresses. */
   static String banner(SignalboxServer server, DemoFiles files, DemoBackends backends) {
     String url = "http://127.0.0.1:" + server.adminPort();
-    String cli = "signalbox" + (url.equals(DEFAULT_SERVER) ? "" : " --server " + url);
+    // --server is an option of each command; one variable serves every command of the session.
+    String export = url.equals(DEFAULT_SERVER) ? "" : "  export SIGNALBOX_SERVER=" + url + "\n";
     DemoBackends.Backend second = backends.all().get(Math.min(1, backends.all().size() - 1));
     String endpoint = second.address();
     return """
@@ -143,17 +144,16 @@ public final class DemoCommand implements Callable<Integer> {
           Config:          %s
           Endpoint file:   %s (edit it: each save is a new epoch)
           Traffic:         a "demo: requests answered" line every few seconds, per backend
-        Try next (in another terminal; control-plane/target/signalbox is the launcher):
-          %s clients
-          %s drain %s %s --wait      # %s gets no new requests; exits 0 once safe to remove
-          %s undrain %s %s
-          %s why %s %s
+        Try next, in another terminal (control-plane/target/signalbox is the launcher):
+        %s  signalbox clients
+          signalbox drain %s %s --wait      # %s gets no new requests; exits 0 once safe to remove
+          signalbox undrain %s %s
+          signalbox why %s %s
         Ctrl-C stops the demo and everything it started.
 
         """.formatted(backends.all().size(), DemoFleet.NODES.size(), DemoFleet.SLOW_NODE, DemoFleet.SLOW_GROUP,
         url, server.xdsPort(), DemoFiles.LISTENER, files.config(), files.endpoints(),
-        cli, cli, DemoFiles.CLUSTER, endpoint, second.name(), cli, DemoFiles.CLUSTER, endpoint,
-        cli, DemoFiles.CLUSTER, endpoint);
+        export, DemoFiles.CLUSTER, endpoint, second.name(), DemoFiles.CLUSTER, endpoint, DemoFiles.CLUSTER, endpoint);
   }
 
   private static <T extends AutoCloseable> T register(List<AutoCloseable> started, T part) {
