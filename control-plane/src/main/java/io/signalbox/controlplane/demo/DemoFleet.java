@@ -86,15 +86,24 @@ public final class DemoFleet implements AutoCloseable {
       if (stopped) {
         return;
       }
-      if (!read().equals(written)) {
-        stopped = true;
-        out.println("demo: " + files.endpoints() + " was edited; the demo no longer changes weights in it");
-        out.flush();
-        return;
+      try {
+        if (!read().equals(written)) {
+          stop("was edited; the demo no longer changes weights in it");
+          return;
+        }
+        weight = weight == 1 ? 2 : 1;
+        files.writeEndpoints(backends.all(), weight);
+        written = read();
+      } catch (UncheckedIOException e) {
+        // An exception would end the schedule silently; say why the weights stop changing.
+        stop("could not be read or written (" + e.getCause().getMessage() + "); the demo no longer changes weights in it");
       }
-      weight = weight == 1 ? 2 : 1;
-      files.writeEndpoints(backends.all(), weight);
-      written = read();
+    }
+
+    private void stop(String why) {
+      stopped = true;
+      out.println("demo: " + files.endpoints() + " " + why);
+      out.flush();
     }
 
     private String read() {
