@@ -32,7 +32,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * {@code signalbox demo} from the built jar, as the README's quickstart runs it: its clients show
+ * {@code signalbox demo} through the built launcher, as the README's first command runs it: its clients show
  * up with ACKs, the dashboard in headless Chromium shows them live, a {@code drain --wait} from the
  * CLI ends with the drained backend answering no more requests, and stopping the demo stops
  * everything it started.
@@ -57,15 +57,35 @@ class DemoIT {
     assertThat(SignalboxProcess.JAR).as("built by package").isRegularFile();
     adminPort = Workspace.freePort();
     log = dir.resolve("demo.log");
-    String java = ProcessHandle.current().info().command().orElse("java");
-    // C1 only and a small heap, as the other process tests: the child must start fast on 2 cores.
-    demo = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx384m",
-        "-jar", SignalboxProcess.JAR.toString(), "demo", "--admin-port", Integer.toString(adminPort),
-        "--xds-port", "0", "--report-every", "2s", "--ack-delay", "3s")
+    List<String> command = new ArrayList<>(readmeDemoCommand());
+    // Free ports: other tests may hold 8080 and 18000.
+    command.addAll(List.of("--admin-port", Integer.toString(adminPort), "--xds-port", "0",
+        "--report-every", "2s", "--ack-delay", "3s"));
+    ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .start();
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // The launcher's own options, with a heap that suits a busy 2-core machine, on this test's java.
+    builder.environment().put("SIGNALBOX_HEAP", "384m");
+    builder.environment().remove("SIGNALBOX_JAVA_OPTS");
+    ProcessHandle.current().info().command().map(Path::of).map(java -> java.getParent().getParent())
+        .ifPresent(home -> builder.environment().put("JAVA_HOME", home.toString()));
+    demo = builder.start();
     admin = new Admin(adminPort);
+  }
+
+  /**
+   * The run part of the README's first command ({@code build && control-plane/target/signalbox demo}),
+   * from this module's directory: the command a new user runs is the one tested.
+   */
+  static List<String> readmeDemoCommand() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    Matcher first = Pattern.compile("```sh\\n([^\\n]*)\\n").matcher(readme);
+    assertThat(first.find()).as("a first command in README.md").isTrue();
+    String run = first.group(1).substring(first.group(1).indexOf("&& ") + 3).strip();
+    assertThat(run).isEqualTo("control-plane/target/signalbox demo");
+    List<String> words = new ArrayList<>(List.of(run.split(" ")));
+    words.set(0, LauncherIT.LAUNCHER.toString());
+    return words;
   }
 
   @AfterAll
