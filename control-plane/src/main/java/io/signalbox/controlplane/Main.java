@@ -4,6 +4,7 @@ import io.signalbox.controlplane.cli.ClientsCommand;
 import io.signalbox.controlplane.cli.CliFailure;
 import io.signalbox.controlplane.cli.CompletionCommand;
 import io.signalbox.controlplane.cli.ConfirmCommand;
+import io.signalbox.controlplane.cli.DemoCommand;
 import io.signalbox.controlplane.cli.DiffCommand;
 import io.signalbox.controlplane.cli.DrainCommand;
 import io.signalbox.controlplane.cli.EjectCommand;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
-    subcommands = {ServeCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
+    subcommands = {ServeCommand.class, DemoCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
         FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
         io.signalbox.controlplane.cli.ConfigCommand.class,
@@ -62,11 +63,26 @@ public final class Main implements Runnable {
     new CommandLine(this).usage(System.err);
   }
 
+  /**
+   * {@code signalbox 0.1.0-SNAPSHOT (commit 4ad788b1c2d3)}: the build writes both into
+   * {@code build.properties} (control-plane/pom.xml, "build-info"); a class path without it (an
+   * IDE run) says so rather than guess.
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"signalbox " + (v == null ? "dev" : v)};
+    public String[] getVersion() throws java.io.IOException {
+      java.util.Properties build = new java.util.Properties();
+      try (java.io.InputStream in = Main.class.getResourceAsStream("build.properties")) {
+        if (in != null) {
+          build.load(in);
+        }
+      }
+      return new String[] {line(build.getProperty("version"), build.getProperty("commit"))};
+    }
+
+    static String line(String version, String commit) {
+      return "signalbox " + (version == null ? "(version unknown: not built by Maven)" : version)
+          + " (commit " + (commit == null ? "unknown" : commit) + ")";
     }
   }
 }

@@ -29,7 +29,20 @@ class JvmSettingsTest {
           .orElseThrow(() -> new AssertionError("no -Xmx in " + run.group()));
       assertThat(options).as(run.group()).contains("-Xms" + xmx.substring("-Xmx".length()));
     }
-    assertThat(commands).as("run commands in README.md").isGreaterThanOrEqualTo(2);
+    assertThat(commands).as("plain java run commands in README.md").isGreaterThanOrEqualTo(1);
+    // The first command of the quickstart is the launcher's, which carries the options itself.
+    assertThat(readme).contains("control-plane/target/signalbox demo",
+        "control-plane/target/signalbox serve --config examples/signalbox.yaml");
+  }
+
+  @Test
+  void theLauncherStartsTheServerWithTheRecommendedOptionsAndAFixedHeap() throws IOException {
+    String launcher = Files.readString(Path.of("src", "main", "launcher", "signalbox"));
+    Matcher server = Pattern.compile("serve\\|demo\\)[\\s\\S]*?exec \"\\$java\" ([^\\n]*)").matcher(launcher);
+
+    assertThat(server.find()).as(launcher).isTrue();
+    List<String> options = List.of(server.group(1).trim().split("\\s+"));
+    assertThat(options).containsAll(JvmSettings.RECOMMENDED).contains("-Xms\"$heap\"", "-Xmx\"$heap\"");
   }
 
   @Test

@@ -1,0 +1,220 @@
+package io.signalbox.controlplane.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * {@code signalbox demo} through the built launcher, as the README's first command runs it: its clients show
+ * up with ACKs, the dashboard in headless Chromium shows them live, a {@code drain --wait} from the
+ * CLI ends with the drained backend answering no more requests, and stopping the demo stops
+ * everything it started.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DemoIT {
+
+  static final Set<String> NODES = Set.of("web-1", "web-2", "batch-1", "edge-slow-1");
+  static final String REPORT = "demo: requests answered in the last ";
+  static final Pattern ENTRY = Pattern.compile("(b\\d+) (127\\.0\\.0\\.1:\\d+) (\\d+)");
+  static final Pattern CONFIG = Pattern.compile("Config: +(\\S+)");
+
+  @TempDir static Path dir;
+  static Path log;
+  static Process demo;
+  static int adminPort;
+  static Admin admin;
+  static final ObjectMapper json = new ObjectMapper();
+
+  @BeforeAll
+  static void start() throws IOException {
+    assertThat(SignalboxProcess.JAR).as("built by package").isRegularFile();
+    adminPort = Workspace.freePort();
+    log = dir.resolve("demo.log");
+    List<String> command = new ArrayList<>(readmeDemoCommand());
+    // Free ports: other tests may hold 8080 and 18000.
+    command.addAll(List.of("--admin-port", Integer.toString(adminPort), "--xds-port", "0",
+        "--report-every", "2s", "--ack-delay", "3s"));
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // The launcher's own options, with a heap that suits a busy 2-core machine, on this test's java.
+    builder.environment().put("SIGNALBOX_HEAP", "384m");
+    builder.environment().remove("SIGNALBOX_JAVA_OPTS");
+    ProcessHandle.current().info().command().map(Path::of).map(java -> java.getParent().getParent())
+        .ifPresent(home -> builder.environment().put("JAVA_HOME", home.toString()));
+    demo = builder.start();
+    admin = new Admin(adminPort);
+  }
+
+  /**
+   * The run part of the README's first command ({@code build && control-plane/target/signalbox demo}),
+   * from this module's directory: the command a new user runs is the one tested.
+   */
+  static List<String> readmeDemoCommand() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    Matcher first = Pattern.compile("```sh\\n([^\\n]*)\\n").matcher(readme);
+    assertThat(first.find()).as("a first command in README.md").isTrue();
+    String run = first.group(1).substring(first.group(1).indexOf("&& ") + 3).strip();
+    assertThat(run).isEqualTo("control-plane/target/signalbox demo");
+    List<String> words = new ArrayList<>(List.of(run.split(" ")));
+    words.set(0, LauncherIT.LAUNCHER.toString());
+    return words;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (demo != null && demo.isAlive()) {
+      demo.descendants().forEach(ProcessHandle::destroyForcibly);
+      demo.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void itsClientsConnectAndAck() {
+    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+        .ignoreExceptionsInstanceOf(UncheckedIOException.class)
+        .untilAsserted(() -> {
+          assertThat(demo.isAlive()).as("demo running; its log:\n%s", tail()).isTrue();
+          assertThat(ackedEndpoints()).containsAll(NODES);
+        });
+    assertThat(output()).contains("export SIGNALBOX_SERVER=http://127.0.0.1:" + adminPort,
+        "signalbox drain demo-cluster 127.0.0.1:");
+  }
+
+  @Test
+  @Order(2)
+  void theDashboardShowsItsClientsLive() throws Exception {
+    DashboardIT.assumeChromium();
+    ChromeDriver browser = DashboardIT.chromium(dir);
+    try {
+      browser.get("http://127.0.0.1:" + adminPort + "/");
+      // The bar: a browser on the README's first command sees live clients within two minutes.
+      await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() -> {
+        Set<String> shown = new TreeSet<>();
+        for (WebElement row : browser.findElements(By.cssSelector("#clients tbody tr[data-node]"))) {
+          shown.add(row.getAttribute("data-node"));
+        }
+        assertThat(shown).containsAll(NODES);
+        assertThat(browser.findElement(By.id("epoch")).getText()).matches("[1-9][0-9]*");
+      });
+    } finally {
+      browser.quit();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void aDrainWithWaitStopsTheBackendsTraffic() {
+    Map<String, String> backends = await().atMost(Duration.ofSeconds(60))
+        .until(DemoIT::lastReport, r -> r.size() == 4 && r.values().stream().allMatch(e -> count(e) > 0));
+    String drained = backends.get("b2").split(" ")[0];
+
+    CliProcess.Result drain = CliProcess.run(dir, Map.of("SIGNALBOX_SERVER", "http://127.0.0.1:" + adminPort),
+        "drain", "demo-cluster", drained, "--wait", "--timeout", "2m");
+    assertThat(drain.exit()).as("drain --wait: %s %s", drain.out(), drain.err()).isZero();
+
+    // Every client held the drain when --wait returned: the next full report period shows b2 idle.
+    int after = reports().size();
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      List<Map<String, String>> reports = reports();
+      assertThat(reports.size()).isGreaterThan(after + 1);
+      Map<String, String> last = reports.get(reports.size() - 1);
+      assertThat(count(last.get("b2"))).as(last.toString()).isZero();
+      assertThat(last.values().stream().filter(e -> !e.startsWith(drained)).allMatch(e -> count(e) > 0))
+          .as(last.toString()).isTrue();
+    });
+  }
+
+  @Test
+  @Order(4)
+  void stoppingTheDemoStopsEverythingItStarted() throws Exception {
+    Matcher config = CONFIG.matcher(output());
+    assertThat(config.find()).as(output()).isTrue();
+    Path workDir = Path.of(config.group(1)).getParent();
+    assertThat(workDir).isDirectory();
+    List<ProcessHandle> children = demo.descendants().toList();
+
+    demo.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook stops what the demo started
+    assertThat(demo.waitFor(60, TimeUnit.SECONDS)).as(tail()).isTrue();
+
+    assertThat(children).allSatisfy(c -> assertThat(c.isAlive()).isFalse());
+    assertThat(workDir).as("the temporary work directory").doesNotExist();
+    assertThat(tail()).contains("xDS stream", "from node 'edge-slow-1' closed");
+  }
+
+  /** The nodes that ACKed some endpoints, from {@code GET /api/v1/clients}. */
+  static Set<String> ackedEndpoints() throws IOException {
+    Set<String> acked = new TreeSet<>();
+    for (JsonNode client : json.readTree(admin.get("/api/v1/clients").body())) {
+      JsonNode eds = client.path("types").path(XdsType.ENDPOINT.typeUrl());
+      if (eds.path("ackedEpoch").asLong() > 0) {
+        acked.add(client.path("nodeId").asText());
+      }
+    }
+    return acked;
+  }
+
+  /** Every traffic report so far: backend name to "ADDRESS COUNT". */
+  static List<Map<String, String>> reports() {
+    List<Map<String, String>> reports = new ArrayList<>();
+    for (String line : output().lines().filter(l -> l.startsWith(REPORT)).toList()) {
+      Map<String, String> report = new LinkedHashMap<>();
+      Matcher entry = ENTRY.matcher(line);
+      while (entry.find()) {
+        report.put(entry.group(1), entry.group(2) + " " + entry.group(3));
+      }
+      reports.add(report);
+    }
+    return reports;
+  }
+
+  static Map<String, String> lastReport() {
+    List<Map<String, String>> reports = reports();
+    return reports.isEmpty() ? Map.of() : reports.get(reports.size() - 1);
+  }
+
+  static long count(String entry) {
+    return Long.parseLong(entry.split(" ")[1]);
+  }
+
+  static String output() {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String tail() {
+    List<String> lines = output().lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+}
