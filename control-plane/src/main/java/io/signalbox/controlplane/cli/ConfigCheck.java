@@ -16,14 +16,12 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.file.EndpointFile;
+import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import io.signalbox.validation.ValidationResult;
 import io.signalbox.validation.Violation;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,16 +133,18 @@ public final class ConfigCheck {
   private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems) {
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
     for (Path file : config.sources().files()) {
-      try {
-        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(Files.readString(file), file.toString());
+      // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
+      WatchedFile.Event read = WatchedFile.readNow(file, config.sources().fileMaxBytes());
+      if (read instanceof WatchedFile.Event.Content content) {
+        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
         problems.addAll(parsed.violations());
         if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
           ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
         }
-      } catch (NoSuchFileException e) {
+      } else if (read instanceof WatchedFile.Event.Unusable unusable) {
+        problems.add(Violation.error("source.unusable", file.toString(), "", unusable.reason()));
+      } else {
         problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
-      } catch (IOException e) {
-        problems.add(Violation.error("source.unreadable", file.toString(), "", "cannot read: " + e.getMessage()));
       }
     }
     return endpoints;

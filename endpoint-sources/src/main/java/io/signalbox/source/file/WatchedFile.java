@@ -396,6 +396,23 @@ public final class WatchedFile implements AutoCloseable {
    * until a writer comes, and reading {@code /dev/zero} never ends (issue 29).
    */
   private Read read() {
+    return read(path, maxBytes);
+  }
+
+  /**
+   * The file's content now, by the watcher's rules (a regular file within {@code maxBytes},
+   * symlinks followed), for a one-off reader such as {@code signalbox validate}: what it refuses
+   * is what a watcher refuses, and it never blocks on a FIFO nor reads a device.
+   */
+  public static Event readNow(Path path, long maxBytes) {
+    Read read = read(path.toAbsolutePath().normalize(), maxBytes);
+    if (read instanceof Read.Bytes bytes) {
+      return new Event.Content(bytes.bytes());
+    }
+    return read instanceof Read.Unusable unusable ? new Event.Unusable(unusable.reason()) : new Event.Missing();
+  }
+
+  private static Read read(Path path, long maxBytes) {
     BasicFileAttributes attributes;
     try {
       attributes = Files.readAttributes(path, BasicFileAttributes.class);
@@ -414,12 +431,12 @@ public final class WatchedFile implements AutoCloseable {
       return new Read.Unusable("is not a regular file (a FIFO, socket or device)");
     }
     if (attributes.size() > maxBytes) {
-      return tooLarge(attributes.size());
+      return tooLarge(attributes.size(), maxBytes);
     }
     try (InputStream in = Files.newInputStream(path)) {
       // Bounded even if the file grows after its size was read.
       byte[] bytes = in.readNBytes((int) maxBytes + 1);
-      return bytes.length > maxBytes ? tooLarge(bytes.length) : new Read.Bytes(bytes);
+      return bytes.length > maxBytes ? tooLarge(bytes.length, maxBytes) : new Read.Bytes(bytes);
     } catch (NoSuchFileException e) {
       return new Read.Missing();
     } catch (AccessDeniedException e) {
@@ -429,7 +446,7 @@ public final class WatchedFile implements AutoCloseable {
     }
   }
 
-  private Read tooLarge(long size) {
+  private static Read tooLarge(long size, long maxBytes) {
     return new Read.Unusable("is " + size + " bytes, over the limit of " + maxBytes + " bytes");
   }
 
