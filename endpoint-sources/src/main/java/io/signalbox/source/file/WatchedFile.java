@@ -271,6 +271,7 @@ public final class WatchedFile implements AutoCloseable {
   private void supervise() {
     int failures = 0;
     while (!closed) {
+      long startedAt = nanoTime.getAsLong();
       try {
         if (failures > 0) {
           deliveredHash = null;
@@ -285,7 +286,8 @@ public final class WatchedFile implements AutoCloseable {
         if (!io.signalbox.source.Restarts.restartable(e)) {
           throw e;
         }
-        failures++;
+        // A loop that ran longer than the longest delay failed afresh, not in a row.
+        failures = nanoTime.getAsLong() - startedAt > restarts.max().toNanos() ? 1 : failures + 1;
         Duration delay = restarts.after(failures);
         log.error("the watcher of {} failed; restarting in {} ms", path, delay.toMillis(), e);
         try {
