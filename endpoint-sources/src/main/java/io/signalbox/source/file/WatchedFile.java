@@ -1,9 +1,6 @@
 package io.signalbox.source.file;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -383,22 +380,8 @@ public final class WatchedFile implements AutoCloseable {
         && event.context() instanceof Path name && dir.resolve(name).equals(path);
   }
 
-  /** What reading the watched name found. */
-  private sealed interface Read {
-    record Bytes(byte[] bytes) implements Read {}
-
-    record Missing() implements Read {}
-
-    record Unusable(String reason) implements Read {}
-  }
-
-  /**
-   * Reads the file only when it is a regular file within the size limit, following symlinks (a
-   * ConfigMap's {@code ..data} swap). Its type is checked before it is opened: opening a FIFO blocks
-   * until a writer comes, and reading {@code /dev/zero} never ends (issue 29).
-   */
-  private Read read() {
-    return read(path, maxBytes);
+  private RegularFile.Read read() {
+    return RegularFile.read(path, maxBytes);
   }
 
   /**
@@ -407,49 +390,11 @@ public final class WatchedFile implements AutoCloseable {
    * is what a watcher refuses, and it never blocks on a FIFO nor reads a device.
    */
   public static Event readNow(Path path, long maxBytes) {
-    Read read = read(path.toAbsolutePath().normalize(), maxBytes);
-    if (read instanceof Read.Bytes bytes) {
+    RegularFile.Read read = RegularFile.read(path.toAbsolutePath().normalize(), maxBytes);
+    if (read instanceof RegularFile.Read.Bytes bytes) {
       return new Event.Content(bytes.bytes());
     }
-    return read instanceof Read.Unusable unusable ? new Event.Unusable(unusable.reason()) : new Event.Missing();
-  }
-
-  private static Read read(Path path, long maxBytes) {
-    BasicFileAttributes attributes;
-    try {
-      attributes = Files.readAttributes(path, BasicFileAttributes.class);
-    } catch (NoSuchFileException e) {
-      return new Read.Missing();
-    } catch (FileSystemException e) {
-      // A symlink loop, a path through a non-directory: the OS's reason says which.
-      return new Read.Unusable("cannot be read: " + (e.getReason() != null ? e.getReason() : e.toString()));
-    } catch (IOException e) {
-      return new Read.Unusable("cannot be read: " + e);
-    }
-    if (attributes.isDirectory()) {
-      return new Read.Unusable("is a directory, not a regular file");
-    }
-    if (!attributes.isRegularFile()) {
-      return new Read.Unusable("is not a regular file (a FIFO, socket or device)");
-    }
-    if (attributes.size() > maxBytes) {
-      return tooLarge(attributes.size(), maxBytes);
-    }
-    try (InputStream in = Files.newInputStream(path)) {
-      // Bounded even if the file grows after its size was read.
-      byte[] bytes = in.readNBytes((int) maxBytes + 1);
-      return bytes.length > maxBytes ? tooLarge(bytes.length, maxBytes) : new Read.Bytes(bytes);
-    } catch (NoSuchFileException e) {
-      return new Read.Missing();
-    } catch (AccessDeniedException e) {
-      return new Read.Unusable("cannot be read: permission denied");
-    } catch (IOException e) {
-      return new Read.Unusable("cannot be read: " + e);
-    }
-  }
-
-  private static Read tooLarge(long size, long maxBytes) {
-    return new Read.Unusable("is " + size + " bytes, over the limit of " + maxBytes + " bytes");
+    return read instanceof RegularFile.Read.Unusable unusable ? new Event.Unusable(unusable.reason()) : new Event.Missing();
   }
 
   /**
@@ -458,7 +403,7 @@ public final class WatchedFile implements AutoCloseable {
    */
   private boolean readAndDeliver(boolean evenIfMoving) {
     Observation before = observed;
-    Read read = read();
+    RegularFile.Read read = read();
     Observation after = observe();
     if (!after.equals(before)) {
       observed = after;
@@ -468,7 +413,7 @@ public final class WatchedFile implements AutoCloseable {
     }
     lastReadNanos = nanoTime.getAsLong();
     recreated = false;
-    if (read instanceof Read.Unusable unusable) {
+    if (read instanceof RegularFile.Read.Unusable unusable) {
       if (!unusable.reason().equals(deliveredUnusable)) {
         deliveredUnusable = unusable.reason();
         deliveredMissing = false;
@@ -478,7 +423,7 @@ public final class WatchedFile implements AutoCloseable {
       }
       return true;
     }
-    if (!(read instanceof Read.Bytes content) || after == Observation.MISSING) {
+    if (!(read instanceof RegularFile.Read.Bytes content) || after == Observation.MISSING) {
       if (!deliveredMissing) {
         deliveredMissing = true;
         deliveredHash = null;
@@ -498,11 +443,11 @@ public final class WatchedFile implements AutoCloseable {
   }
 
   private boolean contentDiffers() {
-    Read read = read();
-    if (read instanceof Read.Bytes content) {
+    RegularFile.Read read = read();
+    if (read instanceof RegularFile.Read.Bytes content) {
       return deliveredMissing || deliveredUnusable != null || !Arrays.equals(sha256(content.bytes()), deliveredHash);
     }
-    if (read instanceof Read.Unusable unusable) {
+    if (read instanceof RegularFile.Read.Unusable unusable) {
       return !unusable.reason().equals(deliveredUnusable);
     }
     return false; // missing shows up as a changed observation
