@@ -195,7 +195,11 @@ function renderHealth(status, now) {
   const r = status.lastRejection;
   if (!r) return;
   const head = document.createElement('p');
-  head.textContent = ago(r.at, now) + ' — ' + r.cause + ' (' + plural(r.violations.length, 'violation') + ', nothing published)';
+  // Which input it was about, and whether a later valid input has superseded it (issue 29).
+  const about = r.inputs && r.inputs.length ? ' about ' + r.inputs.join(', ') : '';
+  const state = r.supersededAt ? ', superseded ' + ago(r.supersededAt, now) + ': the input is valid again' : '';
+  head.textContent = ago(r.at, now) + ' — ' + r.cause + about + ' (' + plural(r.violations.length, 'violation')
+      + ', nothing published' + state + ')';
   const list = document.createElement('ul');
   list.className = 'violations';
   for (const v of r.violations) {

@@ -141,7 +141,8 @@ public final class SignalboxServer implements AutoCloseable {
 
     List<EndpointSource> sources = new ArrayList<>();
     for (Path file : config.sources().files()) {
-      sources.add(new FileEndpointSource(file, config.sources().fileTiming()));
+      sources.add(new FileEndpointSource(file, config.sources().fileTiming(), config.sources().fileMaxBytes(),
+          io.signalbox.source.Restarts.DEFAULT));
     }
     if (config.sources().kubernetes().enabled()) {
       sources.add(new KubernetesEndpointSource(config.sources().kubernetes().toSourceSettings()));

@@ -40,11 +40,33 @@ final class EndpointRules {
   static void checkCluster(String cluster, List<EndpointSpec> endpoints, int minEligible, Findings f) {
     String label = Labels.endpoints(cluster);
     String firstOrigin = endpoints.isEmpty() || endpoints.get(0) == null ? "" : endpoints.get(0).origin();
+    TreeSet<Integer> priorities = new TreeSet<>();
+    Map<Integer, String> originOfPriority = new HashMap<>();
+    checkEach(cluster, endpoints, priorities, originOfPriority, f);
+    checkContiguous(label, priorities, originOfPriority, f);
+    int eligible = Capacity.eligibleCount(endpoints);
+    if (!endpoints.isEmpty() && eligible < minEligible) {
+      f.warning(
+          "capacity.min-eligible",
+          firstOrigin,
+          label,
+          "has " + eligible + " eligible (READY/DEGRADED) endpoint(s), minEligible is " + minEligible);
+    }
+  }
+
+  /**
+   * The rules one source's list for a cluster must meet on its own, whatever other sources report:
+   * the cluster's name, each endpoint's fields, and no address:port twice. What a source checks
+   * before it offers its state ({@link SourceEndpointRules}); the rest (contiguous priorities,
+   * eligible capacity) holds only for the merged cluster.
+   */
+  static void checkEach(String cluster, List<EndpointSpec> endpoints, TreeSet<Integer> priorities,
+      Map<Integer, String> originOfPriority, Findings f) {
+    String label = Labels.endpoints(cluster);
+    String firstOrigin = endpoints.isEmpty() || endpoints.get(0) == null ? "" : endpoints.get(0).origin();
     // Discovered clusters are named by their source, so their names get the same checks.
     f.name(firstOrigin, label, cluster);
     Map<String, Integer> firstIndexOf = new HashMap<>();
-    TreeSet<Integer> priorities = new TreeSet<>();
-    Map<Integer, String> originOfPriority = new HashMap<>();
     for (int i = 0; i < endpoints.size(); i++) {
       EndpointSpec e = endpoints.get(i);
       if (e == null) {
@@ -79,15 +101,6 @@ final class EndpointRules {
           f.error("duplicate.endpoint", src, at, "duplicate endpoint " + e.key() + " (also at [" + previous + "])");
         }
       }
-    }
-    checkContiguous(label, priorities, originOfPriority, f);
-    int eligible = Capacity.eligibleCount(endpoints);
-    if (!endpoints.isEmpty() && eligible < minEligible) {
-      f.warning(
-          "capacity.min-eligible",
-          firstOrigin,
-          label,
-          "has " + eligible + " eligible (READY/DEGRADED) endpoint(s), minEligible is " + minEligible);
     }
   }
 

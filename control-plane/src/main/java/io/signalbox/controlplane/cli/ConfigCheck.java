@@ -16,14 +16,13 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.file.EndpointFile;
+import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
+import io.signalbox.validation.SourceEndpointRules;
 import io.signalbox.validation.ValidationResult;
 import io.signalbox.validation.Violation;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,20 +71,21 @@ public final class ConfigCheck {
   }
 
   /**
-   * What keeps the endpoint files from being read at all, as they are now: missing, unreadable, not
-   * parseable (a half-written edit). A source's problem: unlike the config's, it does not stop a
-   * server that has a stored epoch to serve.
+   * What makes the file sources refuse the endpoint files as they are now: missing, not a readable
+   * regular file, not parseable (a half-written edit), or an endpoint the source's own rules refuse
+   * ({@link SourceEndpointRules}: a bad field, an address:port twice). A source's problem: unlike
+   * the config's, it does not stop a server that has a stored epoch to serve.
    */
   public static List<Violation> endpointFileProblems(SignalboxConfig config) {
     List<Violation> problems = new ArrayList<>();
-    endpointFiles(config, problems);
+    endpointFiles(config, problems, true);
     return List.copyOf(problems);
   }
 
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
     List<Violation> errors = new ArrayList<>(serverSettings(config));
-    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
+    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors, false);
     int count = endpoints.values().stream().mapToInt(List::size).sum();
     if (!errors.isEmpty()) {
       return new Result(config, errors, List.of(), count);
@@ -132,19 +132,27 @@ public final class ConfigCheck {
    * Every endpoint file, merged by cluster. A missing or unreadable file is a problem here (at
    * startup and offline), where the running server would keep the file's last good content.
    */
-  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems) {
+  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems,
+      boolean sourceRules) {
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
     for (Path file : config.sources().files()) {
-      try {
-        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(Files.readString(file), file.toString());
+      // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
+      WatchedFile.Event read = WatchedFile.readNow(file, config.sources().fileMaxBytes());
+      if (read instanceof WatchedFile.Event.Content content) {
+        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
         problems.addAll(parsed.violations());
         if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
+          if (sourceRules) {
+            // What the file source refuses a file for, by the same code. In a whole check the
+            // validator reports these itself, over the merged endpoints.
+            problems.addAll(SourceEndpointRules.check(ok.value()));
+          }
           ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
         }
-      } catch (NoSuchFileException e) {
+      } else if (read instanceof WatchedFile.Event.Unusable unusable) {
+        problems.add(Violation.error("source.unusable", file.toString(), "", unusable.reason()));
+      } else {
         problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
-      } catch (IOException e) {
-        problems.add(Violation.error("source.unreadable", file.toString(), "", "cannot read: " + e.getMessage()));
       }
     }
     return endpoints;

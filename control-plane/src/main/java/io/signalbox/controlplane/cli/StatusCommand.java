@@ -32,16 +32,32 @@ public final class StatusCommand implements Callable<Integer> {
     rows.add(Table.cells("clients", Json.text(s, "clients")));
     for (Map.Entry<String, JsonNode> source : s.path("sources").properties()) {
       rows.add(Table.cells("source", source.getKey() + " " + source.getValue().asText()));
+      // Why it is not FRESH (a YAML syntax error, a FIFO in place of the file): the table must say
+      // what the JSON says, or an operator sees FAILED and nothing to act on (issue 29).
+      for (JsonNode problem : s.path("sourceProblems").path(source.getKey())) {
+        rows.add(Table.cells("", problem.asText()));
+      }
     }
     JsonNode rejection = s.path("lastRejection");
     if (rejection.isObject()) {
-      rows.add(Table.cells("last rejection", Json.text(rejection, "at") + " " + Json.text(rejection, "cause")));
+      String about = rejection.path("inputs").isArray() && !rejection.path("inputs").isEmpty()
+          ? " (about " + String.join(", ", texts(rejection.path("inputs"))) + ")" : "";
+      String superseded = rejection.path("supersededAt").isTextual()
+          ? "; superseded at " + rejection.path("supersededAt").asText() + ", the input is valid again" : "";
+      rows.add(Table.cells("last rejection",
+          Json.text(rejection, "at") + " " + Json.text(rejection, "cause") + about + superseded));
       for (JsonNode v : rejection.path("violations")) {
         rows.add(Table.cells("", v.asText()));
       }
     }
     options.print(new Table(List.of("", ""), rows));
     return 0;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
   }
 
   private static String yesNo(boolean value) {

@@ -1,7 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.source.SourceHealth;
-import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.StoredIntent;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,8 @@ import java.util.Map;
  *
  * @param epoch the newest published epoch (0 before the first)
  * @param freeze who froze publishing, why and when; null when not frozen
- * @param lastRejection the most recent candidate the validator refused, or null
+ * @param lastRejection the most recent input refused, what it was about and whether a later
+ *     accepted input superseded it; null when nothing was refused
  * @param storeAvailable false while the store refuses writes; nothing new is published then
  * @param pendingPublish a built epoch waits for the store to come back (or for an unfreeze)
  * @param intentUnreadable why the stored operator intent could not be read, or null once it has
@@ -27,7 +27,7 @@ public record ReconcileStatus(
     boolean storeAvailable,
     boolean pendingPublish,
     String intentUnreadable,
-    RejectedCandidate lastRejection,
+    LastRejection lastRejection,
     Map<String, SourceHealth> sources,
     Map<String, List<String>> sourceProblems) {
 

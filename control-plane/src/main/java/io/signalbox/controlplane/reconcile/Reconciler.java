@@ -53,6 +53,8 @@ public final class Reconciler implements AutoCloseable {
   private volatile DesiredStateTemplate config;
   private volatile ClusterSpecs clusterSpecs = new ClusterSpecs(null);
   private volatile String configCause = "startup";
+  // How many configs were offered: tells a build of a fixed config file from one of the old config.
+  private final java.util.concurrent.atomic.AtomicLong configOffers = new java.util.concurrent.atomic.AtomicLong();
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
   private final ChangedSources changedSources = new ChangedSources();
 
@@ -135,6 +137,7 @@ public final class Reconciler implements AutoCloseable {
 
   public void offerConfig(DesiredStateTemplate newConfig, String cause) {
     config = newConfig;
+    configOffers.incrementAndGet();
     configCause = cause;
     signal(cause);
   }
@@ -338,6 +341,7 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void build(String signalled) {
+    long offers = configOffers.get();
     // What this build sees of the sources, named in its cause and remembered once it is served.
     List<SourceState> seen = List.copyOf(sources.values());
     String cause = changedSources.cause(signalled, seen);
@@ -360,10 +364,15 @@ public final class Reconciler implements AutoCloseable {
     Candidates.Result next = candidates.next(template, clusterSpecs(template), sources.values(), intent, parent,
         provenance(cause));
     if (next instanceof Candidates.Refused refused) {
+      // What the refused candidate scheduled (a lifecycle step due now) cannot be served either:
+      // without this the writer rebuilt the same refusal every second (issue 29). The next input
+      // change builds again and schedules what is due then.
+      trigger.wakeIn(null);
       reject(cause, refused.errors());
       return;
     }
     Candidates.Built built = (Candidates.Built) next;
+    rejections.accepted(clock.instant(), offers);
     built.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     SnapshotCandidate candidate = built.candidate();
     if (candidate.sameContentAs(parent)) {
@@ -460,17 +469,25 @@ public final class Reconciler implements AutoCloseable {
 
   private void reject(String cause, List<Violation> errors) {
     List<String> lines = errors.stream().map(Violation::toString).toList();
-    log.warn("rejected input ({}), still serving epoch {}: {} {}:\n  {}", cause, publication.epoch(),
-        lines.size(), lines.size() == 1 ? "violation" : "violations", String.join("\n  ", lines));
-    rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
+    boolean recorded = rejections.record(new RejectedCandidate(clock.instant(), cause, lines),
+        Rejections.inputsOf(errors), Rejections.Origin.BUILD, configOffers.get());
+    if (recorded) {
+      log.warn("rejected input ({}), still serving epoch {}: {} {}:\n  {}", cause, publication.epoch(),
+          lines.size(), lines.size() == 1 ? "violation" : "violations", String.join("\n  ", lines));
+    } else {
+      // The rejection in force, found again by a build for another reason: logged when it was new.
+      log.debug("{}: the same {} as the rejection in force", cause,
+          lines.size() == 1 ? "violation" : lines.size() + " violations");
+    }
   }
 
   /**
    * Records input refused before it reached the writer (a config file that does not parse): it
-   * creates no epoch, and the status API shows it like any rejected candidate.
+   * creates no epoch, and the status API shows it like any rejected candidate, about the config,
+   * until a later config is built.
    */
   public void rejectInput(RejectedCandidate rejected) {
-    rejections.record(rejected);
+    rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, configOffers.get());
   }
 
   /**

@@ -130,4 +130,23 @@ class ValidateCommandTest {
     assertThat(run.errLines()).singleElement().asString()
         .startsWith(missing + ": cannot read the config file: java.nio.file.NoSuchFileException");
   }
+
+  @Test
+  void refusesWhatTheFileSourceRefusesAndNeverReadsANonRegularFile() throws Exception {
+    Path config = config("*", TWO_ENDPOINTS.replace("10.0.0.2, port: 8080", "10.0.0.1, port: 8080"));
+
+    Cli.Run duplicate = Cli.run("validate", "--config", config.toString());
+
+    assertThat(duplicate.exit()).isEqualTo(2);
+    assertThat(duplicate.err()).contains("duplicate endpoint 10.0.0.1:8080 (also at [0]) [duplicate.endpoint]");
+    // A directory (as /dev/zero or a FIFO would) is refused by type, before anything is opened.
+    Files.delete(dir.resolve("endpoints.yaml"));
+    Files.createDirectory(dir.resolve("endpoints.yaml"));
+
+    Cli.Run directory = Cli.run("validate", "--config", config.toString());
+
+    assertThat(directory.exit()).isEqualTo(2);
+    assertThat(directory.errLines()).containsExactly(dir.resolve("endpoints.yaml").toAbsolutePath().normalize()
+        + ": is a directory, not a regular file [source.unusable]");
+  }
 }

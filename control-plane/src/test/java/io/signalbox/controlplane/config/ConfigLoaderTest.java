@@ -224,6 +224,7 @@ class ConfigLoaderTest {
     assertThat(config.reconcile()).isEqualTo(new ReconcileSettings(Duration.ofMillis(250), Duration.ofMillis(1500)));
     assertThat(config.sources().registry().leaseTtl()).isEqualTo(Duration.ofMinutes(2));
     assertThat(config.sources().fileTiming().quietPeriod()).isEqualTo(Duration.ZERO);
+    assertThat(config.sources().fileMaxBytes()).isEqualTo(io.signalbox.source.file.WatchedFile.DEFAULT_MAX_BYTES);
     assertThat(config.clusters().get(0).drainTimeout()).isEqualTo(Duration.ofHours(1));
     assertThat(config.clusters().get(0).slowStart()).isEqualTo(Duration.ZERO);
     assertThat(config.clusters().get(0).outlierDetection())
@@ -414,5 +415,12 @@ class ConfigLoaderTest {
     assertThat(oneGone.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b");
     assertThat(renamed.clusters()).extracting(ClusterSpec::name).containsExactly("m", "b", "d");
     assertThat(renamed.clusters()).isEqualTo(config.desiredState(Map.of("b", other, "d", one)).clusters());
+  }
+
+  @Test
+  void theEndpointFileSizeLimitIsAPositiveByteCountUpToOneGibibyte() {
+    assertThat(ok("sources: { fileMaxBytes: 1048576 }\n").sources().fileMaxBytes()).isEqualTo(1_048_576L);
+    assertThat(problems("sources: { fileMaxBytes: 0 }\n")).containsExactly(
+            "signalbox.yaml: line 1, column 10: sources: sources.fileMaxBytes must be 1..1073741824, was 0 [parse]");
   }
 }

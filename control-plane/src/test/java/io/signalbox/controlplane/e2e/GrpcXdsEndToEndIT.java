@@ -120,11 +120,11 @@ class GrpcXdsEndToEndIT {
     assertThat(calls(30)).containsExactly("b1");
     long beforeInvalid = server.reconciler().status().epoch();
 
-    // An invalid edit is rejected whole; traffic continues unchanged.
+    // An invalid edit is refused whole by the file source (FAILED, its last good endpoints kept);
+    // traffic continues unchanged.
     ws.write("endpoints.yaml", endpoints("READY", null, null).replace("zone: a", "zone: a, weight: 0"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().lastRejection() != null);
-    assertThat(server.reconciler().status().lastRejection().violations())
-        .anySatisfy(v -> assertThat(v).contains("weight"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().sourceProblems().values().stream()
+        .flatMap(java.util.List::stream).anyMatch(v -> v.contains("weight: must be >= 1, was 0")));
     assertThat(server.reconciler().status().epoch()).isEqualTo(beforeInvalid);
     assertThat(calls(30)).containsExactly("b1");
     ClientStatus client = server.xds().clients().stream().filter(c -> c.nodeId().equals("grpc-e2e")).findFirst()

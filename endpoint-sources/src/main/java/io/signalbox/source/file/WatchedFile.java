@@ -95,7 +95,24 @@ public final class WatchedFile implements AutoCloseable {
 
     /** The file does not exist (deleted, or a dangling symlink). */
     record Missing() implements Event {}
+
+    /**
+     * Something is there that must not be read, or the watcher failed: a directory, a FIFO, a
+     * device, a symlink loop, a file over the size limit, one that cannot be read, or an exception
+     * that escaped the watcher's loop (which restarts, then delivers the content again).
+     */
+    record Unusable(String reason) implements Event {}
   }
+
+  /**
+   * The default size limit: a 10,000-cluster endpoint file of 10 endpoints each is about 8 MB, so
+   * 64 MiB leaves room while a runaway file (or {@code /dev/zero} behind a symlink) cannot take the
+   * heap.
+   */
+  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+  /** The largest limit: a file is read into one array. */
+  public static final long MAX_MAX_BYTES = 1L << 30;
 
   /**
    * @param quietPeriod how long the file must hold still before it is read
@@ -131,12 +148,15 @@ public final class WatchedFile implements AutoCloseable {
   private final Consumer<Event> callback;
   private final Timing timing;
   private final LongSupplier nanoTime;
+  private final long maxBytes;
+  private final io.signalbox.source.Restarts restarts;
   private final WatchService watcher;
   private final Thread thread;
   // Only the watcher thread touches the fields below once start() has returned.
   private final Map<WatchKey, Path> watchedDirs = new HashMap<>();
   private byte[] deliveredHash;
   private boolean deliveredMissing;
+  private String deliveredUnusable;
   private Observation observed;
   // When content was last read (delivered or found unchanged); a replacement arriving a quiet period
   // after it is read at once.
@@ -147,13 +167,19 @@ public final class WatchedFile implements AutoCloseable {
   private volatile boolean readPending;
   private volatile boolean closed;
 
-  private WatchedFile(Path path, Consumer<Event> callback, Timing timing, LongSupplier nanoTime) throws IOException {
+  private WatchedFile(Path path, Consumer<Event> callback, Timing timing, LongSupplier nanoTime, long maxBytes,
+      io.signalbox.source.Restarts restarts) throws IOException {
+    if (maxBytes < 1 || maxBytes > MAX_MAX_BYTES) {
+      throw new IllegalArgumentException("maxBytes must be 1.." + MAX_MAX_BYTES + ", was " + maxBytes);
+    }
     this.path = path.toAbsolutePath().normalize();
     this.callback = callback;
     this.timing = timing;
     this.nanoTime = nanoTime;
+    this.maxBytes = maxBytes;
+    this.restarts = restarts;
     this.watcher = FileSystems.getDefault().newWatchService();
-    this.thread = new Thread(this::run, "watched-file:" + this.path.getFileName());
+    this.thread = new Thread(this::supervise, "watched-file:" + this.path.getFileName());
     this.thread.setDaemon(true);
   }
 
@@ -164,13 +190,27 @@ public final class WatchedFile implements AutoCloseable {
    * @throws IOException when no watch service can be created (the process is out of inotify instances)
    */
   public static WatchedFile start(Path path, Timing timing, Consumer<Event> callback) throws IOException {
-    return start(path, timing, System::nanoTime, callback);
+    return start(path, timing, DEFAULT_MAX_BYTES, io.signalbox.source.Restarts.DEFAULT, callback);
+  }
+
+  /**
+   * As {@link #start(Path, Timing, Consumer)}, refusing files over {@code maxBytes} and restarting
+   * the watcher's thread after a failure as {@code restarts} says.
+   */
+  public static WatchedFile start(Path path, Timing timing, long maxBytes, io.signalbox.source.Restarts restarts,
+      Consumer<Event> callback) throws IOException {
+    return start(path, timing, System::nanoTime, maxBytes, restarts, callback);
   }
 
   /** As {@link #start(Path, Timing, Consumer)}, with the quiet period measured on {@code nanoTime}. */
   static WatchedFile start(Path path, Timing timing, LongSupplier nanoTime, Consumer<Event> callback)
       throws IOException {
-    WatchedFile file = new WatchedFile(path, callback, timing, nanoTime);
+    return start(path, timing, nanoTime, DEFAULT_MAX_BYTES, io.signalbox.source.Restarts.DEFAULT, callback);
+  }
+
+  private static WatchedFile start(Path path, Timing timing, LongSupplier nanoTime, long maxBytes,
+      io.signalbox.source.Restarts restarts, Consumer<Event> callback) throws IOException {
+    WatchedFile file = new WatchedFile(path, callback, timing, nanoTime, maxBytes, restarts);
     // Register before the first read so a change between the read and the thread start is seen.
     file.registerDirectories();
     file.observed = file.observe();
@@ -215,6 +255,52 @@ public final class WatchedFile implements AutoCloseable {
         thread.join(TimeUnit.SECONDS.toMillis(2));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * The watcher's thread: {@link #run} under supervision. An exception or Error escaping it (a
+   * callback's, or a bug's) is delivered as {@link Event.Unusable} with its reason, and the loop
+   * restarts after a backoff and delivers the file's content again, even if unchanged: the consumer
+   * was told FAILED, and must hear when it is fine again.
+   */
+  private void supervise() {
+    int failures = 0;
+    while (!closed) {
+      long startedAt = nanoTime.getAsLong();
+      try {
+        if (failures > 0) {
+          deliveredHash = null;
+          deliveredMissing = false;
+          deliveredUnusable = null;
+          observed = observe();
+          readAndDeliver(true);
+        }
+        run();
+        return;
+      } catch (RuntimeException | Error e) {
+        if (!io.signalbox.source.Restarts.restartable(e)) {
+          throw e;
+        }
+        // A loop that ran longer than the longest delay failed afresh, not in a row.
+        failures = nanoTime.getAsLong() - startedAt > restarts.max().toNanos() ? 1 : failures + 1;
+        Duration delay = restarts.after(failures);
+        log.error("the watcher of {} failed; restarting in {} ms", path, delay.toMillis(), e);
+        try {
+          deliveredUnusable = io.signalbox.source.Restarts.reason(e, delay);
+          deliver(new Event.Unusable(deliveredUnusable));
+        } catch (RuntimeException | Error again) {
+          if (!io.signalbox.source.Restarts.restartable(again)) {
+            throw again;
+          }
+          log.error("the callback of {} failed on the watcher's failure too", path, again);
+        }
+        try {
+          Thread.sleep(Math.max(0, delay.toMillis()));
+        } catch (InterruptedException interrupted) {
+          return;
+        }
       }
     }
   }
@@ -294,22 +380,30 @@ public final class WatchedFile implements AutoCloseable {
         && event.context() instanceof Path name && dir.resolve(name).equals(path);
   }
 
+  private RegularFile.Read read() {
+    return RegularFile.read(path, maxBytes);
+  }
+
+  /**
+   * The file's content now, by the watcher's rules (a regular file within {@code maxBytes},
+   * symlinks followed), for a one-off reader such as {@code signalbox validate}: what it refuses
+   * is what a watcher refuses, and it never blocks on a FIFO nor reads a device.
+   */
+  public static Event readNow(Path path, long maxBytes) {
+    RegularFile.Read read = RegularFile.read(path.toAbsolutePath().normalize(), maxBytes);
+    if (read instanceof RegularFile.Read.Bytes bytes) {
+      return new Event.Content(bytes.bytes());
+    }
+    return read instanceof RegularFile.Read.Unusable unusable ? new Event.Unusable(unusable.reason()) : new Event.Missing();
+  }
+
   /**
    * Reads the file and delivers it if it differs from what was last delivered. Returns false when the
    * file moved while being read, so the caller waits for another quiet period.
    */
   private boolean readAndDeliver(boolean evenIfMoving) {
     Observation before = observed;
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(path);
-    } catch (NoSuchFileException e) {
-      bytes = null;
-    } catch (IOException e) {
-      // Unreadable (permissions): retrying at once would only repeat the warning; the next change retries.
-      log.warn("cannot read {}: {}", path, e.toString());
-      return true;
-    }
+    RegularFile.Read read = read();
     Observation after = observe();
     if (!after.equals(before)) {
       observed = after;
@@ -319,29 +413,44 @@ public final class WatchedFile implements AutoCloseable {
     }
     lastReadNanos = nanoTime.getAsLong();
     recreated = false;
-    if (bytes == null || after == Observation.MISSING) {
+    if (read instanceof RegularFile.Read.Unusable unusable) {
+      if (!unusable.reason().equals(deliveredUnusable)) {
+        deliveredUnusable = unusable.reason();
+        deliveredMissing = false;
+        deliveredHash = null;
+        log.warn("{} {}", path, unusable.reason());
+        deliver(new Event.Unusable(unusable.reason()));
+      }
+      return true;
+    }
+    if (!(read instanceof RegularFile.Read.Bytes content) || after == Observation.MISSING) {
       if (!deliveredMissing) {
         deliveredMissing = true;
         deliveredHash = null;
+        deliveredUnusable = null;
         deliver(new Event.Missing());
       }
       return true;
     }
-    byte[] hash = sha256(bytes);
-    if (deliveredMissing || !Arrays.equals(hash, deliveredHash)) {
+    byte[] hash = sha256(content.bytes());
+    if (deliveredMissing || deliveredUnusable != null || !Arrays.equals(hash, deliveredHash)) {
       deliveredMissing = false;
+      deliveredUnusable = null;
       deliveredHash = hash;
-      deliver(new Event.Content(bytes));
+      deliver(new Event.Content(content.bytes()));
     }
     return true;
   }
 
   private boolean contentDiffers() {
-    try {
-      return deliveredMissing || !Arrays.equals(sha256(Files.readAllBytes(path)), deliveredHash);
-    } catch (IOException e) {
-      return false; // missing shows up as a changed observation; unreadable waits for a change
+    RegularFile.Read read = read();
+    if (read instanceof RegularFile.Read.Bytes content) {
+      return deliveredMissing || deliveredUnusable != null || !Arrays.equals(sha256(content.bytes()), deliveredHash);
     }
+    if (read instanceof RegularFile.Read.Unusable unusable) {
+      return !unusable.reason().equals(deliveredUnusable);
+    }
+    return false; // missing shows up as a changed observation
   }
 
   private void deliver(Event event) {

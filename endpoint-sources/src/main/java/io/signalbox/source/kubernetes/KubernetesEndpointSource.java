@@ -73,6 +73,9 @@ public final class KubernetesEndpointSource implements EndpointSource {
 
   private static final Logger log = LoggerFactory.getLogger(KubernetesEndpointSource.class);
 
+  /** Rule id of the violation published after the worker's task failed, until a probe succeeds. */
+  public static final String RULE_FAILED = "source.failed";
+
   /** Rule id of the violation published while the API server cannot be reached. */
   public static final String RULE_UNREACHABLE = "source.unreachable";
 
@@ -142,9 +145,9 @@ public final class KubernetesEndpointSource implements EndpointSource {
       syncs.add(slices.start().toCompletableFuture());
     }
     CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new))
-        .whenComplete((ok, failed) -> submit(failed == null ? this::onSynced : () -> {}));
+        .whenComplete((ok, failed) -> submit(failed == null ? supervised(this::onSynced) : () -> {}));
     long probeMillis = settings.timing().probeInterval().toMillis();
-    worker.scheduleWithFixedDelay(this::probe, probeMillis, probeMillis, TimeUnit.MILLISECONDS);
+    worker.scheduleWithFixedDelay(supervised(this::probe), probeMillis, probeMillis, TimeUnit.MILLISECONDS);
     log.info("{}: watching Services and EndpointSlices in {} at {}", ID, settings.namespaces(),
         client.getMasterUrl());
   }
@@ -234,7 +237,7 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private void requestRebuild() {
     if (rebuildScheduled.compareAndSet(false, true)) {
       try {
-        worker.schedule(this::rebuild, settings.timing().debounce().toMillis(), TimeUnit.MILLISECONDS);
+        worker.schedule(supervised(this::rebuild), settings.timing().debounce().toMillis(), TimeUnit.MILLISECONDS);
       } catch (java.util.concurrent.RejectedExecutionException e) {
         // closed meanwhile
       }
@@ -246,6 +249,44 @@ public final class KubernetesEndpointSource implements EndpointSource {
       worker.execute(task);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // closed meanwhile: nothing left to publish to
+    }
+  }
+
+  /**
+   * {@code task} on the worker, supervised: an exception or Error escaping a scheduled task cancels
+   * its schedule without a word, so a failed probe used to stop every later one while the status
+   * kept its last health (issue 29). A failure publishes FAILED with the reason and the last known
+   * endpoints; the probe's schedule goes on, and the next probe that succeeds publishes FRESH.
+   */
+  private Runnable supervised(Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (RuntimeException | Error e) {
+        if (!io.signalbox.source.Restarts.restartable(e)) {
+          throw e;
+        }
+        failed(e);
+      }
+    };
+  }
+
+  private void failed(Throwable e) {
+    String reason = io.signalbox.source.Restarts.reason(e, settings.timing().probeInterval())
+        + "; keeping the last known endpoints";
+    log.error("{}: {}", ID, reason, e);
+    health = SourceHealth.FAILED;
+    problems = List.of(Violation.error(RULE_FAILED, ID, "", reason));
+    if (publish == null) {
+      return;
+    }
+    try {
+      publish.accept(new SourceState(ID, ++generation, health, endpoints, problems));
+    } catch (RuntimeException | Error again) {
+      if (!io.signalbox.source.Restarts.restartable(again)) {
+        throw again;
+      }
+      log.error("{}: publishing the failure failed too", ID, again);
     }
   }
 

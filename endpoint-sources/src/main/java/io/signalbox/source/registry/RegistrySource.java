@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
 public final class RegistrySource implements EndpointSource {
 
   public static final String ID = "registry";
+  /** Rule id of the problem published after a sweep failed, until one succeeds. */
+  public static final String RULE_FAILED = "source.failed";
+
   /** Rule id of the problem published while the store cannot be reached. */
   public static final String RULE_UNAVAILABLE = "source.unavailable";
   public static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
@@ -59,6 +62,7 @@ public final class RegistrySource implements EndpointSource {
   private List<Lease> current = List.of();
   private SourceHealth health = SourceHealth.FAILED;
   private String problem = "not read yet";
+  private String problemRule = RULE_UNAVAILABLE;
   private Map<String, List<EndpointSpec>> lastEndpoints;
   private SourceHealth lastHealth;
   private long generation;
@@ -191,6 +195,18 @@ public final class RegistrySource implements EndpointSource {
   // --- on `thread` only -------------------------------------------------------------------------
 
   private void sweep() {
+    try {
+      sweepOnce();
+    } catch (RuntimeException | Error e) {
+      // Escaping, it would cancel the schedule without a word and leave the status FRESH for good.
+      if (!io.signalbox.source.Restarts.restartable(e)) {
+        throw e;
+      }
+      failed(e);
+    }
+  }
+
+  private void sweepOnce() {
     Instant now = clock.instant();
     List<Lease> expired;
     List<Lease> stored;
@@ -200,10 +216,6 @@ public final class RegistrySource implements EndpointSource {
     } catch (Leases.Unavailable e) {
       unavailable(e);
       return;
-    } catch (RuntimeException e) {
-      // A bug must not stop the sweeps for good; the next tick tries again.
-      log.error("{}: sweep failed", ID, e);
-      return;
     }
     expired.forEach(l -> log.info("{}: lease of {}/{} expired at {}", ID, l.cluster(), l.endpoint(), l.expiresAt()));
     if (health != SourceHealth.FRESH) {
@@ -211,6 +223,7 @@ public final class RegistrySource implements EndpointSource {
     }
     health = SourceHealth.FRESH;
     problem = null;
+    problemRule = RULE_UNAVAILABLE;
     // A lease written between expire() and all() may already be due; it goes at the next sweep.
     replace(stored);
   }
@@ -232,7 +245,28 @@ public final class RegistrySource implements EndpointSource {
       health = SourceHealth.STALE;
     }
     problem = "store unavailable; keeping the last known leases: " + e.getMessage();
+    problemRule = RULE_UNAVAILABLE;
     publishIfChanged();
+  }
+
+  /**
+   * A sweep failed (a bug, an Error): FAILED with the reason and the last known leases. The schedule
+   * goes on, so the next sweep is the restart, {@code sweepEvery} later; one that succeeds is FRESH.
+   */
+  private void failed(Throwable e) {
+    log.error("{}: sweep failed", ID, e);
+    health = SourceHealth.FAILED;
+    problem = io.signalbox.source.Restarts.reason(e, sweepEvery) + "; keeping the last known leases";
+    problemRule = RULE_FAILED;
+    try {
+      publishIfChanged();
+    } catch (RuntimeException | Error again) {
+      if (!io.signalbox.source.Restarts.restartable(again)) {
+        throw again;
+      }
+      lastHealth = null; // not published: try again with the next state
+      log.error("{}: publishing the failure failed too", ID, again);
+    }
   }
 
   private void replace(List<Lease> next) {
@@ -249,7 +283,7 @@ public final class RegistrySource implements EndpointSource {
     }
     lastEndpoints = endpoints;
     lastHealth = health;
-    List<Violation> problems = problem == null ? List.of() : List.of(Violation.error(RULE_UNAVAILABLE, ID, "", problem));
+    List<Violation> problems = problem == null ? List.of() : List.of(Violation.error(problemRule, ID, "", problem));
     publish.accept(new SourceState(ID, ++generation, health, endpoints, problems));
   }
 

@@ -28,10 +28,12 @@ import java.util.stream.Collectors;
  * field path ({@code line 12, column 7: clusters[0].conectTimeout}).
  *
  * <p>Supported targets: records (by component name), {@code List<T>}, {@code Map<String, T>}, enums
- * (matched by name or {@code toString()}, ignoring case), {@code String}, {@code int}/{@code
+ * (matched by name or {@code toString()}, case-sensitive), {@code String}, {@code int}/{@code
  * Integer}, {@code long}/{@code Long}, {@code double}/{@code Double} (finite), {@code boolean}/{@code
  * Boolean}, {@link Duration} and {@link Path}. A missing key binds to null (0/false for primitives), so records' compact constructors
- * decide defaults. Scalars are judged by their text, so {@code port: "8080"} is an integer too.
+ * decide defaults. Nothing is coerced: a number, a boolean or an enum must be written as one, so
+ * {@code port: "8080"} (a string) and {@code state: ready} (case) are errors that say so; a string
+ * target takes any scalar's text.
  */
 public final class StrictYaml {
 
@@ -42,7 +44,8 @@ public final class StrictYaml {
   private static final String DURATION_HINT = "expected a duration like 250ms, 1s, 2m, 1h, was ";
 
   /**
-   * Each enum's constants by name and by {@code toString}, lower-cased, the first declared winning:
+   * Each enum's constants by name and by {@code toString}, exactly as written (a case-folded
+   * {@code state: ready} is an error, not READY: issue 29), the first declared winning:
    * a state in an endpoint file is one lookup, not a reflective copy of the constants and a
    * case-insensitive walk (which also made this class's hottest method costly to compile).
    */
@@ -51,8 +54,8 @@ public final class StrictYaml {
     protected Map<String, Object> computeValue(Class<?> type) {
       Map<String, Object> byName = new LinkedHashMap<>();
       for (Object constant : type.getEnumConstants()) {
-        byName.putIfAbsent(((Enum<?>) constant).name().toLowerCase(Locale.ROOT), constant);
-        byName.putIfAbsent(constant.toString().toLowerCase(Locale.ROOT), constant);
+        byName.putIfAbsent(((Enum<?>) constant).name(), constant);
+        byName.putIfAbsent(constant.toString(), constant);
       }
       return Map.copyOf(byName);
     }
@@ -229,43 +232,43 @@ public final class StrictYaml {
 
   private Object bindScalar(YamlNode.Scalar scalar, Class<?> type, String path) {
     String text = scalar.text();
+    YamlNode.Kind kind = scalar.kind();
     if (type == String.class) {
       return text;
     }
-    if (type == int.class || type == Integer.class) {
-      try {
-        return Integer.valueOf(text.strip());
-      } catch (NumberFormatException e) {
-        report(scalar, path, "expected an integer, was " + scalar.describe());
-        return primitiveDefault(type);
+    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+      boolean isInt = type == int.class || type == Integer.class;
+      if (kind == YamlNode.Kind.INTEGER) {
+        try {
+          return isInt ? (Object) Integer.valueOf(text.strip()) : (Object) Long.valueOf(text.strip());
+        } catch (NumberFormatException e) {
+          // out of range, or a YAML 1.1 form (hex, underscores) that Signalbox files do not use
+        }
       }
-    }
-    if (type == long.class || type == Long.class) {
-      try {
-        return Long.valueOf(text.strip());
-      } catch (NumberFormatException e) {
-        report(scalar, path, "expected an integer, was " + scalar.describe());
-        return primitiveDefault(type);
-      }
+      report(scalar, path, "expected an integer, was " + wrongKind(scalar, YamlNode.Kind.INTEGER));
+      return primitiveDefault(type);
     }
     if (type == double.class || type == Double.class) {
-      try {
-        double value = Double.parseDouble(text.strip());
-        if (Double.isFinite(value) && !text.strip().matches(".*[A-Za-z].*")) {
-          return value;
+      if (kind == YamlNode.Kind.INTEGER || kind == YamlNode.Kind.FLOAT) {
+        try {
+          double value = Double.parseDouble(text.strip());
+          if (Double.isFinite(value) && !text.strip().matches(".*[A-Za-z].*")) {
+            return value;
+          }
+        } catch (NumberFormatException e) {
+          // reported below
         }
-      } catch (NumberFormatException e) {
-        // reported below
       }
-      report(scalar, path, "expected a number, was " + scalar.describe());
+      report(scalar, path, "expected a number, was " + wrongKind(scalar, YamlNode.Kind.FLOAT));
       return primitiveDefault(type);
     }
     if (type == boolean.class || type == Boolean.class) {
+      // YAML 1.1's yes/no/on/off reach us as booleans too: only true and false mean one here.
       String lower = text.strip().toLowerCase(Locale.ROOT);
-      if (lower.equals("true") || lower.equals("false")) {
+      if (kind == YamlNode.Kind.BOOLEAN && (lower.equals("true") || lower.equals("false"))) {
         return Boolean.valueOf(lower);
       }
-      report(scalar, path, "expected true or false, was " + scalar.describe());
+      report(scalar, path, "expected true or false, was " + wrongKind(scalar, YamlNode.Kind.BOOLEAN));
       return primitiveDefault(type);
     }
     if (type == Duration.class) {
@@ -284,15 +287,41 @@ public final class StrictYaml {
       }
     }
     if (type.isEnum()) {
-      Object constant = ENUM_CONSTANTS.get(type).get(text.strip().toLowerCase(Locale.ROOT));
+      Object constant = ENUM_CONSTANTS.get(type).get(text.strip());
       if (constant != null) {
         return constant;
       }
       String allowed = Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
-      report(scalar, path, "expected one of " + allowed + ", was " + scalar.describe());
+      String hint = "";
+      for (Object candidate : type.getEnumConstants()) {
+        if (candidate.toString().equalsIgnoreCase(text.strip()) || ((Enum<?>) candidate).name().equalsIgnoreCase(text.strip())) {
+          hint = " (names are case-sensitive: write " + candidate + ")";
+        }
+      }
+      report(scalar, path, "expected one of " + allowed + ", was " + scalar.describe() + hint);
       return null;
     }
     throw new IllegalArgumentException("StrictYaml cannot bind " + type.getName() + " at " + path);
+  }
+
+  /**
+   * A scalar of the wrong kind, named so that a quoted number or boolean is told apart from a typo:
+   * {@code port: "50051"} is the string "50051", never silently the integer (issue 29).
+   */
+  private static String wrongKind(YamlNode.Scalar scalar, YamlNode.Kind wanted) {
+    if (scalar.kind() == YamlNode.Kind.STRING && looksLike(scalar.text().strip(), wanted)) {
+      return "the string \"" + scalar.text() + "\" (write it without quotes)";
+    }
+    return scalar.describe();
+  }
+
+  private static boolean looksLike(String text, YamlNode.Kind kind) {
+    return switch (kind) {
+      case INTEGER -> text.matches("[-+]?\\d+");
+      case FLOAT -> text.matches("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+      case BOOLEAN -> text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false");
+      case STRING -> true;
+    };
   }
 
   private void report(YamlNode node, String path, String message) {

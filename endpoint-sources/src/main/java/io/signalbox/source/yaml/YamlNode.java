@@ -15,12 +15,24 @@ sealed interface YamlNode {
   /** What to call this node in "expected X, was Y" messages. */
   String describe();
 
-  /** A scalar as written (numbers and booleans keep their source text). */
-  record Scalar(String text, int line, int column) implements YamlNode {
+  /**
+   * A scalar as written (numbers and booleans keep their source text), with what YAML resolved it
+   * to: {@code "50051"} is a string and {@code 50051} an integer, and the binder keeps them apart.
+   */
+  record Scalar(String text, Kind kind, int line, int column) implements YamlNode {
     @Override
     public String describe() {
       return "'" + text + "'";
     }
+  }
+
+  /** What YAML (or JSON) resolved a scalar to, before any binding. */
+  enum Kind {
+    /** Quoted, or plain text that is no number or boolean. */
+    STRING,
+    INTEGER,
+    FLOAT,
+    BOOLEAN
   }
 
   /** An explicit or implied null ({@code key:} with nothing after it, {@code ~}, {@code null}). */

@@ -164,9 +164,18 @@ final class YamlReader {
         return new YamlNode.Null(line, column);
       }
       default -> {
-        return new YamlNode.Scalar(parser.getText(), line, column);
+        return new YamlNode.Scalar(parser.getText(), kindOf(token), line, column);
       }
     }
+  }
+
+  private static YamlNode.Kind kindOf(JsonToken token) {
+    return switch (token) {
+      case VALUE_NUMBER_INT -> YamlNode.Kind.INTEGER;
+      case VALUE_NUMBER_FLOAT -> YamlNode.Kind.FLOAT;
+      case VALUE_TRUE, VALUE_FALSE -> YamlNode.Kind.BOOLEAN;
+      default -> YamlNode.Kind.STRING;
+    };
   }
 
   private Violation violation(int line, int column, String message) {

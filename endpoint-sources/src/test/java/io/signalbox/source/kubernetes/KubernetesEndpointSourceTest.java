@@ -220,4 +220,27 @@ class KubernetesEndpointSourceTest {
     assertThat(last().endpoints()).isEmpty();
     assertThat(last().problems()).extracting(Violation::rule).containsExactly(KubernetesEndpointSource.RULE_UNREACHABLE);
   }
+
+  @Test
+  void anErrorOnTheWorkerIsFailedWithItsReasonAndTheNextProbeRecovers() {
+    client.resource(service("default", "greeter", port("grpc", 50051))).create();
+    client.resource(slice("default", "greeter-1", "greeter", "grpc", 50051, ready("10.0.0.1", "a"))).create();
+    java.util.concurrent.atomic.AtomicBoolean failNext = new java.util.concurrent.atomic.AtomicBoolean(true);
+    source = new KubernetesEndpointSource(new KubernetesSourceSettings(List.of("default"), null, null,
+        new KubernetesSourceSettings.Connection.MasterUrl("http://127.0.0.1:" + server.getPort()), FAST));
+    // The first state the worker publishes throws an Error, which nothing on the way catches.
+    source.start(state -> {
+      if (failNext.compareAndSet(true, false)) {
+        throw new AssertionError("injected failure");
+      }
+      states.add(state);
+    });
+
+    eventually().until(() -> !states.isEmpty() && states.get(0).health() == SourceHealth.FAILED);
+    assertThat(states.get(0).problems()).extracting(Violation::toString).containsExactly(
+        "kubernetes: the source's thread failed (java.lang.AssertionError: injected failure); restarting in 200 ms; "
+            + "keeping the last known endpoints [source.failed]");
+    // The probe's schedule survived: the next probe publishes the synced state.
+    eventually().until(() -> last().health() == SourceHealth.FRESH && last().endpoints().containsKey(GREETER));
+  }
 }

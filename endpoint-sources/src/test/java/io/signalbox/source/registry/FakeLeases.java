@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Leases in a list, with a switch that makes every call fail as an unreachable store would. */
+/**
+ * Leases in a list, with a switch that makes every call fail as an unreachable store would, and one
+ * that makes every call throw an Error.
+ */
 final class FakeLeases implements Leases {
 
   private static final Comparator<Lease> ORDER = Comparator.comparing(Lease::cluster)
@@ -14,12 +17,21 @@ final class FakeLeases implements Leases {
   // Guarded by this.
   private final List<Lease> leases = new ArrayList<>();
   private boolean down;
+  private Error failure;
 
   synchronized void down(boolean down) {
     this.down = down;
   }
 
+  /** Every call throws {@code failure} (a bug's Error inside the source's loop); null stops it. */
+  synchronized void failWith(Error failure) {
+    this.failure = failure;
+  }
+
   private void check(String operation) {
+    if (failure != null) {
+      throw failure;
+    }
     if (down) {
       throw new Unavailable("snapshot store unavailable (" + operation + "): connection refused", null);
     }

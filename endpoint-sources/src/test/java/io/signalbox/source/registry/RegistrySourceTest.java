@@ -229,4 +229,24 @@ class RegistrySourceTest {
 
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> last().endpoints().isEmpty());
   }
+
+  @Test
+  void anErrorInTheSweepIsFailedWithItsReasonAndTheNextSweepRecovers() {
+    source = new RegistrySource(leases, TTL, clock, Duration.ofMillis(50));
+    source.start(published::add);
+    source.register(registration("orders", "10.0.0.1", 8080, "a", 1), "pods");
+
+    leases.failWith(new AssertionError("injected failure"));
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> last().health() == SourceHealth.FAILED);
+    assertThat(last().problems()).extracting(io.signalbox.validation.Violation::toString).containsExactly(
+        "registry: the source's thread failed (java.lang.AssertionError: injected failure); restarting in 50 ms; "
+            + "keeping the last known leases [source.failed]");
+    assertThat(last().endpoints()).containsOnlyKeys("orders");
+    leases.failWith(null);
+    // The schedule survived the Error: a later sweep succeeds on its own.
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> last().health() == SourceHealth.FRESH);
+    assertThat(last().problems()).isEmpty();
+    assertThat(last().endpoints()).containsOnlyKeys("orders");
+  }
 }

@@ -33,7 +33,7 @@ class StrictYamlTest {
                 connectTimeout: 250ms
                 outlierDetection: { consecutive5xx: 5, interval: 1.5s }
                 weight: 3
-            ports: { web: [80, "443"] }
+            ports: { web: [80, 443] }
             enabled: true
             size: 12345678901
             file: ./x.yaml
@@ -198,10 +198,34 @@ class StrictYamlTest {
   }
 
   @Test
-  void matchesEnumsIgnoringCase() {
+  void refusesAnEnumInAnotherCaseNamingTheRightOne() {
     Parsed<Cluster> parsed = StrictYaml.parse("lbPolicy: least_request\n", "f.yaml", Cluster.class);
 
-    assertThat(parsed).isEqualTo(Parsed.ok(new Cluster(null, LbPolicy.LEAST_REQUEST, null, null, 0)));
+    assertThat(problems(parsed)).containsExactly(
+        "f.yaml: line 1, column 11: lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, "
+            + "WEIGHTED_ROUND_ROBIN, was 'least_request' (names are case-sensitive: write LEAST_REQUEST) [parse]");
+  }
+
+  @Test
+  void refusesQuotedNumbersAndBooleansSayingTheyAreStrings() {
+    Parsed<Doc> parsed = StrictYaml.parse("""
+        clusters: [ { name: a, weight: "3" } ]
+        enabled: "true"
+        size: '12'
+        """, "f.yaml", Doc.class);
+
+    assertThat(problems(parsed)).containsExactly(
+        "f.yaml: line 1, column 32: clusters[0].weight: expected an integer, was the string \"3\" (write it without quotes) [parse]",
+        "f.yaml: line 2, column 10: enabled: expected true or false, was the string \"true\" (write it without quotes) [parse]",
+        "f.yaml: line 3, column 7: size: expected an integer, was the string \"12\" (write it without quotes) [parse]");
+  }
+
+  @Test
+  void refusesYaml11BooleansAndQuotedNumbersInJsonToo() {
+    assertThat(problems(StrictYaml.parse("enabled: on\n", "f.yaml", Doc.class)))
+        .containsExactly("f.yaml: line 1, column 10: enabled: expected true or false, was 'on' [parse]");
+    assertThat(problems(StrictYaml.parse("{\"size\": \"12\"}", "f.json", Doc.class)))
+        .containsExactly("f.json: line 1, column 10: size: expected an integer, was the string \"12\" (write it without quotes) [parse]");
   }
 
   /** Written by name or by its own text; the text of one may be the name of another. */
@@ -224,8 +248,9 @@ class StrictYamlTest {
 
   @Test
   void matchesAnEnumByNameOrTextTheFirstDeclaredWinning() {
-    assertThat(StrictYaml.parse("mode: ' Fast '\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
-    assertThat(StrictYaml.parse("mode: QUICK\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
+    assertThat(StrictYaml.parse("mode: ' FAST '\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
+    assertThat(StrictYaml.parse("mode: quick\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.FAST)));
+    assertThat(StrictYaml.parse("mode: QUICK\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.QUICK)));
     assertThat(StrictYaml.parse("mode: slow\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.QUICK)));
     assertThat(StrictYaml.parse("mode: '-'\n", "f.yaml", Setting.class)).isEqualTo(Parsed.ok(new Setting(Mode.SLOW)));
     assertThat(problems(StrictYaml.parse("mode: medium\n", "f.yaml", Setting.class))).containsExactly(
@@ -252,12 +277,12 @@ class StrictYamlTest {
     String json = """
         {"clusters": [{"name": "a", "lbPolicy": "RING_HASH", "connectTimeout": "250ms",
                        "outlierDetection": {"consecutive5xx": 5, "interval": "1.5s"}, "weight": 3}],
-         "ports": {"web": [80, "443"]}, "enabled": true, "size": 12345678901, "file": "./x.yaml"}
+         "ports": {"web": [80, 443]}, "enabled": true, "size": 12345678901, "file": "./x.yaml"}
         """;
     String yaml = """
         clusters:
           - { name: a, lbPolicy: RING_HASH, connectTimeout: 250ms, outlierDetection: { consecutive5xx: 5, interval: 1.5s }, weight: 3 }
-        ports: { web: [80, "443"] }
+        ports: { web: [80, 443] }
         enabled: true
         size: 12345678901
         file: ./x.yaml
