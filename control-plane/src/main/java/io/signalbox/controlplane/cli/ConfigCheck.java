@@ -3,6 +3,7 @@ package io.signalbox.controlplane.cli;
 import io.signalbox.controlplane.config.AdminTlsSettings;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SecurityChecks;
+import io.signalbox.controlplane.config.SettingsChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.XdsTlsSettings;
 import io.signalbox.controlplane.reconcile.ResourceCheck;
@@ -37,7 +38,8 @@ import java.util.TreeMap;
  * EndpointFile} (each endpoint file), {@link DesiredStateValidator} (every rule), {@link
  * XdsTranslator} and {@link EnvoyResourceValidator} (Envoy's own rules on what clients would be
  * sent). No server, store or data directory is touched: {@code serve} refuses to start on what this
- * finds, and {@code validate} reports it (DESIGN "Offline validation").
+ * finds only when the settings are wrong or nothing is stored to serve (fail static), and {@code
+ * validate} reports it (DESIGN "Offline validation").
  *
  * <p>Endpoints of the Kubernetes and registry sources need a cluster or a store; they are not read.
  */
@@ -71,17 +73,6 @@ public final class ConfigCheck {
     return new Result(null, parsed.violations(), List.of(), 0);
   }
 
-  /**
-   * What keeps the endpoint files from being read at all, as they are now: missing, unreadable, not
-   * parseable (a half-written edit). A source's problem: unlike the config's, it does not stop a
-   * server that has a stored epoch to serve.
-   */
-  public static List<Violation> endpointFileProblems(SignalboxConfig config) {
-    List<Violation> problems = new ArrayList<>();
-    endpointFiles(config, problems);
-    return List.copyOf(problems);
-  }
-
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
     List<Violation> errors = new ArrayList<>(serverSettings(config));
@@ -103,11 +94,12 @@ public final class ConfigCheck {
   }
 
   /**
-   * The {@code xds} and {@code admin} sections ({@link SecurityChecks}) and, when they are
+   * The settings sections ({@link SettingsChecks}, which {@link ConfigLoader} runs too) and, when they are
    * consistent, the TLS files as they are now: present, PEM, a key that belongs to its certificate.
+   * What the server needs to start at all: {@code serve} exits on these even with an epoch stored.
    */
-  private static List<Violation> serverSettings(SignalboxConfig config) {
-    List<Violation> problems = new ArrayList<>(SecurityChecks.of(config));
+  public static List<Violation> serverSettings(SignalboxConfig config) {
+    List<Violation> problems = new ArrayList<>(SettingsChecks.of(config));
     if (!problems.isEmpty()) {
       return problems;
     }
