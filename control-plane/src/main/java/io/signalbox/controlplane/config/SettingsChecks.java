@@ -48,9 +48,9 @@ public final class SettingsChecks {
     HaSettings ha = config.ha();
     positive(found, "ha.leaseDuration", ha.leaseDuration());
     positive(found, "ha.renewInterval", ha.renewInterval());
-    if (ha.renewInterval().compareTo(ha.leaseDuration()) >= 0 && !ha.leaseDuration().isNegative()) {
-      found.add("ha.renewInterval", "must be shorter than ha.leaseDuration (" + ha.leaseDuration()
-          + ") or the leader loses its lease between renewals, was " + ha.renewInterval());
+    if (ha.renewInterval().compareTo(ha.leaseDuration()) >= 0 && !ha.leaseDuration().isZero()) {
+      found.add("ha.renewInterval", "must be shorter than ha.leaseDuration (" + text(ha.leaseDuration())
+          + ") or the leader loses its lease between renewals, was " + text(ha.renewInterval()));
     }
     return List.copyOf(problems);
   }
