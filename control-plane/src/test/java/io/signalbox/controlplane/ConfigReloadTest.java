@@ -168,6 +168,8 @@ class ConfigReloadTest {
 
     await().atMost(Duration.ofSeconds(10)).until(() -> clusters().equals(List.of("billing", "greeter")));
     assertThat(status().get("held").size()).isZero();
+    // Nothing else to report either: the settings are the running ones.
+    assertThat(status().get("pendingRestart")).isNotNull().isEmpty();
   }
 
   @Test

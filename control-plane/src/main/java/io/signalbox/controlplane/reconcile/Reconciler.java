@@ -245,7 +245,8 @@ public final class Reconciler implements AutoCloseable {
     if (configFingerprint != null) {
       fingerprints.put(ConfigHolds.TARGET, configFingerprint);
     }
-    List<HeldUpdates.Held> held = held();
+    List<HeldUpdates.Held> held = new java.util.ArrayList<>(configHolds.held());
+    held.addAll(endpointHolds);
     return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
         interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, serializations());
   }
