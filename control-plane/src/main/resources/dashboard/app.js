@@ -27,16 +27,19 @@ function renderWhoami(me) {
   $('whoami').textContent = me.role ? 'signed in as ' + me.name + ' (' + me.role + ')' : 'open admin API (no tokens configured)';
 }
 
+// A held config reload has no cluster (h.cluster null, h.config its file): it has its own route.
 async function confirmHeld(cluster, button) {
   button.disabled = true;
   const result = $('confirm-result');
+  const path = cluster === null ? '/api/v1/config/confirm'
+      : '/api/v1/clusters/' + encodeURIComponent(cluster) + '/confirm';
+  const what = cluster === null ? 'config reload' : 'update of ' + cluster;
   try {
-    await api('/api/v1/clusters/' + encodeURIComponent(cluster) + '/confirm',
-        { method: 'POST', body: { reason: 'confirmed on the dashboard' } });
-    result.textContent = 'Confirmed the held update of ' + cluster + '.';
+    await api(path, { method: 'POST', body: { reason: 'confirmed on the dashboard' } });
+    result.textContent = 'Confirmed the held ' + what + '.';
     result.className = 'ok';
   } catch (e) {
-    result.textContent = 'Could not confirm ' + cluster + ': ' + e.message;
+    result.textContent = 'Could not confirm the held ' + what + ': ' + e.message;
     result.className = 'error';
     button.disabled = false;
   }
@@ -45,8 +48,9 @@ async function confirmHeld(cluster, button) {
 
 function renderHeld(status, now) {
   fillOrEmpty('held', 'held-empty', status.held || [], (tr, h) => {
-    tr.dataset.cluster = h.cluster;
-    cell(tr, h.cluster);
+    const target = h.cluster === null || h.cluster === undefined ? null : h.cluster;
+    tr.dataset.cluster = target === null ? '' : target;
+    cell(tr, target === null ? 'config ' + h.config : target);
     cell(tr, h.rule);
     cell(tr, h.message, 'msg');
     cell(tr, ago(h.since, now)).title = h.since;
@@ -57,8 +61,9 @@ function renderHeld(status, now) {
       button.type = 'button';
       button.className = 'confirm';
       button.textContent = 'Confirm';
-      button.setAttribute('aria-label', 'Confirm the held update of ' + h.cluster);
-      button.addEventListener('click', () => confirmHeld(h.cluster, button));
+      button.setAttribute('aria-label', target === null ? 'Confirm the held config reload'
+          : 'Confirm the held update of ' + target);
+      button.addEventListener('click', () => confirmHeld(target, button));
       td.appendChild(button);
     }
   });

@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
 import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.config.RolloutSettings;
 import io.signalbox.controlplane.rollout.RolloutController;
 import io.signalbox.controlplane.rollout.RolloutPolicy;
@@ -86,31 +87,28 @@ public final class SignalboxServer implements AutoCloseable {
     return start(configFile, config, storeTarget, clock, List.of());
   }
 
-  /** The endpoint files were invalid at startup and nothing is stored to serve meanwhile. */
+  /** The inputs were invalid at startup and nothing is stored to serve meanwhile. */
   public static final class NothingStoredToServe extends RuntimeException {
     NothingStoredToServe() {
-      super("the endpoint files are invalid and the store holds no epoch to serve meanwhile");
+      super("the inputs are invalid and the store holds no epoch to serve meanwhile");
     }
   }
 
   /**
-   * @param sourceProblems what is wrong with the endpoint files as they are now: with a stored
-   *     epoch the server starts and serves it (the file source reports them and keeps the epoch
-   *     until the file is valid); with none it throws {@link NothingStoredToServe} and leaves
-   *     nothing running
+   * @param inputProblems what is wrong with the inputs as they are now (endpoint files, the
+   *     config's listeners, routes and clusters): with a stored epoch the server starts, serves it
+   *     and reports them as a rejection (the writer publishes nothing until the inputs make a valid
+   *     epoch: fail static); with none it throws {@link NothingStoredToServe} and leaves nothing
+   *     running
    */
   public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock,
-      List<io.signalbox.validation.Violation> sourceProblems) {
+      List<io.signalbox.validation.Violation> inputProblems) {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     SnapshotStore store = openStore(storeTarget, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
-    if (!sourceProblems.isEmpty()) {
-      if (restored == null) {
-        store.close();
-        throw new NothingStoredToServe();
-      }
-      log.warn("starting with invalid endpoint files ({} problem(s), the first: {}); serving stored epoch {} until "
-          + "they are valid", sourceProblems.size(), sourceProblems.get(0), restored.epoch());
+    if (!inputProblems.isEmpty() && restored == null) {
+      store.close();
+      throw new NothingStoredToServe();
     }
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
     AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters,
@@ -128,9 +126,16 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.holdStableFor(config.reconcile().holdStable());
     reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.retainEpochs(config.store().retainEpochs());
+    reconciler.configRemovalPercent(config.reconcile().configRemovalPercent());
     replica.attach(reconciler);
     replica.bindTo(meters);
     reconciler.start(restored);
+    if (!inputProblems.isEmpty()) {
+      List<String> lines = inputProblems.stream().map(Violation::toString).toList();
+      log.warn("starting with invalid inputs, serving stored epoch {} until they make a valid epoch: {} problem(s):"
+          + "\n  {}", restored.epoch(), lines.size(), String.join("\n  ", lines));
+      reconciler.rejectInput(new RejectedCandidate(clock.instant(), "startup", lines));
+    }
     replica.start();
     RolloutController rolloutController = new RolloutController(clock, rollout, reconciler, xds, store);
     rolloutController.start(config.rollout().checkInterval());
@@ -159,21 +164,21 @@ public final class SignalboxServer implements AutoCloseable {
     // After the sources' first reads, so a fresh start's first epoch already has their endpoints.
     firstSync.offerConfig(DesiredStateTemplate.of(config.desiredStates(), config::clusterFor), "startup");
 
-    Runnable reload = () -> offer(ConfigLoader.parse(configFile), configFile, reconciler, firstSync, clock,
+    Settings settings = new Settings(config);
+    Runnable reload = () -> offer(ConfigLoader.parse(configFile), configFile, reconciler, firstSync, settings, clock,
         "reload requested");
     WatchedFile configWatch;
     try {
       // The bytes the watcher settled are the ones parsed: reading the path again could see a
       // later, half-written file and would defeat the quiet period.
-      configWatch = WatchedFile.start(configFile, event -> offer(event instanceof WatchedFile.Event.Content c
-          ? ConfigLoader.parse(c.bytes(), configFile) : missing(configFile), configFile, reconciler, firstSync, clock,
-          "config file changed"));
+      configWatch = WatchedFile.start(configFile, event -> offer(read(event, configFile), configFile, reconciler,
+          firstSync, settings, clock, "config file changed"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
-            replica::status),
+            replica::status, settings::pendingRestart),
         System::getenv);
     return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin, replica);
@@ -196,10 +201,36 @@ public final class SignalboxServer implements AutoCloseable {
         target.password()), clock);
   }
 
+  /**
+   * The settings the server started with, and the restart-only keys a reloaded config changed
+   * (each applies at the next start; the reload applies the rest).
+   */
+  static final class Settings {
+    private final SignalboxConfig running;
+    private volatile List<RestartOnly.Change> pendingRestart = List.of();
+
+    Settings(SignalboxConfig running) {
+      this.running = running;
+    }
+
+    List<RestartOnly.Change> pendingRestart() {
+      return pendingRestart;
+    }
+
+    void reloaded(SignalboxConfig configured) {
+      List<RestartOnly.Change> changes = RestartOnly.changes(running, configured);
+      if (!changes.equals(pendingRestart)) {
+        changes.forEach(c -> log.warn("config {}: {}", configured.configSource(), c));
+      }
+      pendingRestart = changes;
+    }
+  }
+
   /** Hands a parsed config to the writer; an invalid one changes nothing and is reported. */
   static void offer(Parsed<SignalboxConfig> parsed, Path configFile, Reconciler reconciler, FirstSync firstSync,
-      Clock clock, String cause) {
+      Settings settings, Clock clock, String cause) {
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
+      settings.reloaded(ok.value());
       firstSync.offerConfig(DesiredStateTemplate.of(ok.value().desiredStates(), ok.value()::clusterFor), cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
@@ -207,6 +238,18 @@ public final class SignalboxServer implements AutoCloseable {
           reconciler.status().epoch(), String.join("\n  ", lines));
       reconciler.rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
     }
+  }
+
+  /** What the watcher saw: a FIFO, a directory or a device in place of the file is refused with its reason. */
+  private static Parsed<SignalboxConfig> read(WatchedFile.Event event, Path configFile) {
+    if (event instanceof WatchedFile.Event.Content c) {
+      return ConfigLoader.parse(c.bytes(), configFile);
+    }
+    if (event instanceof WatchedFile.Event.Unusable u) {
+      return Parsed.invalid(List.of(Violation.error("config.unusable", configFile.toString(), "",
+          "the config file " + u.reason() + "; the last valid config stays in force")));
+    }
+    return missing(configFile);
   }
 
   private static Parsed<SignalboxConfig> missing(Path configFile) {

@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.replica.ReplicaStatus;
@@ -8,6 +9,7 @@ import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.store.SnapshotStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +21,15 @@ import java.util.function.Supplier;
  * @param registry the REST registry; null when {@code sources.registry.enabled} is false
  * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
  * @param replica this process's part among replicas: role, leader, term, the replica list
+ * @param pendingRestart the restart-only keys the config file changed since the start
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
-    Supplier<ReplicaStatus> replica) {}
+    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+
+  public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
+      Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+      Supplier<ReplicaStatus> replica) {
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of);
+  }
+}

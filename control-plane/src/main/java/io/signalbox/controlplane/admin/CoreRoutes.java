@@ -118,6 +118,7 @@ final class CoreRoutes {
     body.put("sourceProblems", s.sourceProblems());
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
+    body.put("pendingRestart", backend.pendingRestart().get());
     body.put("lastSafeByGroup", view.lastSafeByGroup());
     ReplicaStatus replica = backend.replica().get();
     body.put("replicaId", replica.replicaId());

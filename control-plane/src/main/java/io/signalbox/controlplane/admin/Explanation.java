@@ -62,8 +62,11 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
         .filter(e -> endpoint == null || e.key().equals(endpoint.key())).toList();
     List<Cause> causes = new ArrayList<>();
     freeze(facts, causes);
-    facts.held().stream().filter(h -> h.cluster().equals(cluster)).forEach(h -> causes.add(new Cause(h.since(), GUARD,
+    facts.held().stream().filter(h -> cluster.equals(h.cluster())).forEach(h -> causes.add(new Cause(h.since(), GUARD,
         h.message() + " [" + h.rule() + "]; held until confirmed (signalbox confirm " + cluster + ")")));
+    // A held config reload concerns every cluster: each is served as the config in force has it.
+    facts.held().stream().filter(h -> h.config() != null).forEach(h -> causes.add(new Cause(h.since(), GUARD,
+        h.message() + " [" + h.rule() + "]; held until confirmed (signalbox confirm --config)")));
     Set<String> activeKinds = new LinkedHashSet<>();
     for (OperatorOverride o : facts.overrides()) {
       if (concerns.test(o.endpoint())) {
@@ -121,8 +124,9 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
     String exact = endpoint == null ? null : endpoint.toString();
     for (AuditEntry a : audit) {
       boolean about = exact != null ? a.target().equals(exact) : a.target().startsWith(cluster + "/");
-      if (a.action().equals("confirm") && a.target().equals("cluster " + cluster)) {
-        causes.add(new Cause(a.at(), GUARD, "held update confirmed by " + a.actor() + reason(a.reason())));
+      if (a.action().equals("confirm") && (a.target().equals("cluster " + cluster) || a.target().equals("config"))) {
+        causes.add(new Cause(a.at(), GUARD, (a.target().equals("config") ? "held config reload" : "held update")
+            + " confirmed by " + a.actor() + reason(a.reason())));
       } else if (about && a.action().equals("transition")) {
         causes.add(new Cause(a.at(), TRANSITION, (endpoint == null ? a.target() + ": " : "") + a.reason()));
       } else if (about && !activeKinds.contains(a.target() + " " + a.action())) {

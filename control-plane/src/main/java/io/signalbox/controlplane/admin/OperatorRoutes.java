@@ -9,6 +9,7 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
+import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -121,6 +122,19 @@ final class OperatorRoutes {
       Outcomes.value(interventions().confirm(cluster, fingerprint, caller.name()));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", cluster, "confirmed", true));
       return new ApiRouter.Audit("confirm", "cluster " + cluster, reason(body.reason()));
+    });
+    // A held config reload (a guard's hold of the whole config, not of one cluster): its own route,
+    // so no cluster name is ever mistaken for it.
+    router.write(HandlerType.POST, "/api/v1/config/confirm", Access.OPERATE, (ctx, caller) -> {
+      ReasonRequest body = orEmpty(router.body(ctx, ReasonRequest.class), new ReasonRequest(null));
+      String key = Reconciler.confirmConfigKey();
+      String fingerprint = backend.view().get().heldFingerprints().get(key);
+      if (fingerprint == null) {
+        throw new ApiException(HttpStatus.NOT_FOUND, "nothing_held", "no config reload is held");
+      }
+      Outcomes.value(interventions().confirm(key, fingerprint, caller.name()));
+      ctx.status(HttpStatus.ACCEPTED).json(Map.of("config", true, "confirmed", true));
+      return new ApiRouter.Audit("confirm", "config", reason(body.reason()));
     });
     router.write(HandlerType.POST, "/api/v1/rollback", Access.OPERATE, (ctx, caller) -> {
       RollbackRequest body = orEmpty(router.body(ctx, RollbackRequest.class), new RollbackRequest(null, null));

@@ -3,6 +3,7 @@ package io.signalbox.controlplane.cli;
 import io.signalbox.controlplane.config.AdminTlsSettings;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SecurityChecks;
+import io.signalbox.controlplane.config.SettingsChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.XdsTlsSettings;
 import io.signalbox.controlplane.reconcile.ResourceCheck;
@@ -20,7 +21,6 @@ import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
-import io.signalbox.validation.SourceEndpointRules;
 import io.signalbox.validation.ValidationResult;
 import io.signalbox.validation.Violation;
 import java.nio.file.Path;
@@ -36,7 +36,8 @@ import java.util.TreeMap;
  * EndpointFile} (each endpoint file), {@link DesiredStateValidator} (every rule), {@link
  * XdsTranslator} and {@link EnvoyResourceValidator} (Envoy's own rules on what clients would be
  * sent). No server, store or data directory is touched: {@code serve} refuses to start on what this
- * finds, and {@code validate} reports it (DESIGN "Offline validation").
+ * finds only when the settings are wrong or nothing is stored to serve (fail static), and {@code
+ * validate} reports it (DESIGN "Offline validation").
  *
  * <p>Endpoints of the Kubernetes and registry sources need a cluster or a store; they are not read.
  */
@@ -70,22 +71,10 @@ public final class ConfigCheck {
     return new Result(null, parsed.violations(), List.of(), 0);
   }
 
-  /**
-   * What makes the file sources refuse the endpoint files as they are now: missing, not a readable
-   * regular file, not parseable (a half-written edit), or an endpoint the source's own rules refuse
-   * ({@link SourceEndpointRules}: a bad field, an address:port twice). A source's problem: unlike
-   * the config's, it does not stop a server that has a stored epoch to serve.
-   */
-  public static List<Violation> endpointFileProblems(SignalboxConfig config) {
-    List<Violation> problems = new ArrayList<>();
-    endpointFiles(config, problems, true);
-    return List.copyOf(problems);
-  }
-
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
     List<Violation> errors = new ArrayList<>(serverSettings(config));
-    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors, false);
+    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
     int count = endpoints.values().stream().mapToInt(List::size).sum();
     if (!errors.isEmpty()) {
       return new Result(config, errors, List.of(), count);
@@ -103,11 +92,12 @@ public final class ConfigCheck {
   }
 
   /**
-   * The {@code xds} and {@code admin} sections ({@link SecurityChecks}) and, when they are
+   * The settings sections ({@link SettingsChecks}, which {@link ConfigLoader} runs too) and, when they are
    * consistent, the TLS files as they are now: present, PEM, a key that belongs to its certificate.
+   * What the server needs to start at all: {@code serve} exits on these even with an epoch stored.
    */
-  private static List<Violation> serverSettings(SignalboxConfig config) {
-    List<Violation> problems = new ArrayList<>(SecurityChecks.of(config));
+  public static List<Violation> serverSettings(SignalboxConfig config) {
+    List<Violation> problems = new ArrayList<>(SettingsChecks.of(config));
     if (!problems.isEmpty()) {
       return problems;
     }
@@ -132,8 +122,7 @@ public final class ConfigCheck {
    * Every endpoint file, merged by cluster. A missing or unreadable file is a problem here (at
    * startup and offline), where the running server would keep the file's last good content.
    */
-  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems,
-      boolean sourceRules) {
+  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems) {
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
     for (Path file : config.sources().files()) {
       // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
@@ -142,11 +131,6 @@ public final class ConfigCheck {
         Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
         problems.addAll(parsed.violations());
         if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
-          if (sourceRules) {
-            // What the file source refuses a file for, by the same code. In a whole check the
-            // validator reports these itself, over the merged endpoints.
-            problems.addAll(SourceEndpointRules.check(ok.value()));
-          }
           ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
         }
       } else if (read instanceof WatchedFile.Event.Unusable unusable) {

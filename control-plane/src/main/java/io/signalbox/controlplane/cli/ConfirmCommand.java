@@ -4,20 +4,36 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code signalbox confirm CLUSTER}: lets the update a guard holds for the cluster through. */
+/**
+ * {@code signalbox confirm CLUSTER}: lets the update a guard holds for the cluster through;
+ * {@code signalbox confirm --config}: lets a held config reload (one that removes too many
+ * listeners, route configurations or clusters) through.
+ */
 @Command(name = "confirm", mixinStandardHelpOptions = true,
-    description = "Let the update a guard holds back for a cluster (mass removal, last eligible endpoints) through.")
+    description = "Let the update a guard holds back for a cluster (mass removal, last eligible endpoints), or a "
+        + "held config reload (--config), through.")
 public final class ConfirmCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "CLUSTER", description = "The cluster.")
-  String cluster;
+  /** Exactly one of the two: a cluster's held update, or the held config reload. */
+  static final class Target {
+    @Parameters(index = "0", paramLabel = "CLUSTER", description = "The cluster.")
+    String cluster;
+
+    @Option(names = "--config", required = true,
+        description = "Confirm the held config reload instead of a cluster's update.")
+    boolean config;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Target target;
 
   @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
   String reason;
@@ -28,11 +44,14 @@ public final class ConfirmCommand implements Callable<Integer> {
     if (reason != null) {
       body.put("reason", reason);
     }
-    JsonNode answer = options.client().post("/api/v1/clusters/" + AdminClient.segment(cluster) + "/confirm", body);
+    String path = target.config ? "/api/v1/config/confirm"
+        : "/api/v1/clusters/" + AdminClient.segment(target.cluster) + "/confirm";
+    JsonNode answer = options.client().post(path, body);
     if (options.json()) {
       options.print(answer);
     } else {
-      options.println("confirmed the held update of " + cluster);
+      options.println(target.config ? "confirmed the held config reload"
+          : "confirmed the held update of " + target.cluster);
     }
     return 0;
   }

@@ -52,14 +52,16 @@ public final class ServeCommand implements Callable<Integer> {
       return invalid(err, file, invalid.violations());
     }
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) parsed).value();
-    List<Violation> problems = validateAtStartup(cfg);
-    // The endpoint files are a source: unreadable at a restart (an edit half-written when the
-    // process died), they must not keep the stored epoch from being served (fail static). Anything
-    // else wrong, or nothing stored to serve, and the server refuses to start as before.
-    List<Violation> sourceProblems = problems.isEmpty() ? List.of() : ConfigCheck.endpointFileProblems(cfg);
-    if (!problems.isEmpty() && (sourceProblems.isEmpty() || !sourceProblems.containsAll(problems))) {
-      return invalid(err, file, problems);
+    // What the server needs to start at all (ports, store, TLS files): wrong, and it cannot serve
+    // anything, stored or not.
+    List<Violation> settings = ConfigCheck.serverSettings(cfg);
+    if (!settings.isEmpty()) {
+      return invalid(err, file, settings);
     }
+    // The inputs (endpoint files, the config's listeners, routes and clusters) as they are now:
+    // wrong at a restart (a typo, an edit half-written when the process died), they must not keep
+    // the stored epoch from being served (fail static). Only with nothing stored is it an exit.
+    List<Violation> inputProblems = validateAtStartup(cfg);
     SignalboxServer.StoreTarget target = new SignalboxServer.StoreTarget(
         first(databaseUrl, System.getenv("SIGNALBOX_DATABASE_URL"), cfg.store().url()),
         cfg.store().dataDir(),
@@ -69,9 +71,9 @@ public final class ServeCommand implements Callable<Integer> {
     JvmSettings.heapAdvice().ifPresent(log::warn);
     SignalboxServer server;
     try {
-      server = SignalboxServer.start(file, cfg, target, Clock.systemUTC(), sourceProblems);
+      server = SignalboxServer.start(file, cfg, target, Clock.systemUTC(), inputProblems);
     } catch (SignalboxServer.NothingStoredToServe e) {
-      return invalid(err, file, sourceProblems);
+      return invalid(err, file, inputProblems);
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -88,8 +90,9 @@ public final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * Startup refuses what a reload would reject: the endpoint files as they are now, merged into
-   * the config, must make a valid epoch ({@link ConfigCheck}, what {@code validate} runs too).
+   * What a reload would reject: the endpoint files as they are now, merged into the config, must
+   * make a valid epoch ({@link ConfigCheck}, what {@code validate} runs too). With a stored epoch
+   * the server starts anyway, serves it and reports these; with none it exits.
    */
   static List<Violation> validateAtStartup(SignalboxConfig cfg) {
     return ConfigCheck.of(cfg).errors();

@@ -50,6 +50,10 @@ public final class StatusCommand implements Callable<Integer> {
         rows.add(Table.cells("", v.asText()));
       }
     }
+    for (JsonNode change : s.path("pendingRestart")) {
+      rows.add(Table.cells("restart needed", Json.text(change, "key") + ": takes effect at restart (running "
+          + Json.text(change, "running") + ", configured " + Json.text(change, "configured") + ")"));
+    }
     options.print(new Table(List.of("", ""), rows));
     return 0;
   }

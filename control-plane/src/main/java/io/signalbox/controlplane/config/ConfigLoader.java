@@ -26,7 +26,10 @@ import java.util.List;
 
 /**
  * Reads the config file strictly (every unknown key, wrong type, bad enum or duration reported at
- * once, with line and field path). Structure only: ranges and references are the validator's.
+ * once, with line and field path), then checks the settings' values ({@link SettingsChecks}). Every
+ * path that reads the config (start, reload, the file watcher, {@code validate}) comes through
+ * here, so they refuse the same files. The desired state's ranges and references are the
+ * validator's.
  */
 public final class ConfigLoader {
 
@@ -74,6 +77,9 @@ public final class ConfigLoader {
     }
   }
 
+  /** The rule id of an empty config file. */
+  public static final String EMPTY = "config.empty";
+
   private ConfigLoader() {}
 
   /** Reads {@code file}; relative paths inside it resolve against its directory. */
@@ -100,8 +106,35 @@ public final class ConfigLoader {
    * @param baseDir what relative paths ({@code sources.files}, {@code store.dataDir}) resolve against
    */
   public static Parsed<SignalboxConfig> parse(String text, String sourceName, Path baseDir) {
+    if (isEmpty(text)) {
+      // Not "no resources": a truncated file (an editor, kubectl cp, a ConfigMap sync half done)
+      // would otherwise remove every listener, route and cluster the fleet uses.
+      return Parsed.invalid(List.of(Violation.error(EMPTY, sourceName, "",
+          "the config file is empty (only whitespace or comments); the last valid config stays in force")));
+    }
+    Parsed<SignalboxConfig> read = structure(text, sourceName, baseDir);
+    if (read instanceof Parsed.Ok<SignalboxConfig> ok) {
+      List<Violation> problems = SettingsChecks.of(ok.value());
+      return problems.isEmpty() ? read : Parsed.invalid(problems);
+    }
+    return read;
+  }
+
+  /** The file's structure alone, its settings' values unchecked: for tests of those checks. */
+  static Parsed<SignalboxConfig> structure(String text, String sourceName, Path baseDir) {
     Path base = baseDir.toAbsolutePath().normalize();
     return StrictYaml.parse(text, sourceName, Document.class).map(doc -> toConfig(doc, sourceName, base));
+  }
+
+  /** Nothing but whitespace, comments and document markers: no key at all. */
+  static boolean isEmpty(String text) {
+    for (String line : text.replace("\uFEFF", "").split("\\R")) {
+      String content = line.strip();
+      if (!content.isEmpty() && !content.startsWith("#") && !content.equals("---") && !content.equals("...")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static SignalboxConfig toConfig(Document doc, String sourceName, Path baseDir) {

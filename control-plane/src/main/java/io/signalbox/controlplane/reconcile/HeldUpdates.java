@@ -26,8 +26,18 @@ public final class HeldUpdates {
 
   private static final Logger log = LoggerFactory.getLogger(HeldUpdates.class);
 
-  /** One held cluster update, for the status API. */
-  public record Held(String cluster, String rule, String message, Instant since) {}
+  /**
+   * One held update, for the status API: of a cluster's endpoints, or of the whole config.
+   *
+   * @param cluster the cluster whose update is held; null for a config reload
+   * @param config the config file whose reload is held ({@code signalbox confirm --config}); null
+   *     for a cluster
+   */
+  public record Held(String cluster, String rule, String message, Instant since, String config) {
+    public Held(String cluster, String rule, String message, Instant since) {
+      this(cluster, rule, message, since, null);
+    }
+  }
 
   private record Pending(String fingerprint, Held held) {}
 

@@ -48,6 +48,7 @@ public final class Reconciler implements AutoCloseable {
   private final Publication publication;
   private final Interventions interventions;
   private final Candidates candidates;
+  private final ConfigHolds configHolds = new ConfigHolds();
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
@@ -237,13 +238,19 @@ public final class Reconciler implements AutoCloseable {
   public PublishedView view() {
     Map<String, String> fingerprints = new TreeMap<>();
     ServedEndpoints served = candidates.served();
-    List<HeldUpdates.Held> held = served.held();
-    held.forEach(h -> {
+    List<HeldUpdates.Held> endpointHolds = served.held();
+    endpointHolds.forEach(h -> {
       String f = served.heldFingerprint(h.cluster());
       if (f != null) {
         fingerprints.put(h.cluster(), f);
       }
     });
+    String configFingerprint = configHolds.fingerprint();
+    if (configFingerprint != null) {
+      fingerprints.put(ConfigHolds.TARGET, configFingerprint);
+    }
+    List<HeldUpdates.Held> held = new java.util.ArrayList<>(configHolds.held());
+    held.addAll(endpointHolds);
     return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
         interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, serializations());
   }
@@ -252,7 +259,8 @@ public final class Reconciler implements AutoCloseable {
    * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
    */
   public io.signalbox.model.ClusterSpec clusterSpec(String name) {
-    return clusterSpecs(config).get(name);
+    DesiredStateTemplate admitted = configHolds.admitted();
+    return clusterSpecs(admitted == null ? config : admitted).get(name);
   }
 
   private ClusterSpecs clusterSpecs(DesiredStateTemplate template) {
@@ -345,8 +353,8 @@ public final class Reconciler implements AutoCloseable {
     // What this build sees of the sources, named in its cause and remembered once it is served.
     List<SourceState> seen = List.copyOf(sources.values());
     String cause = changedSources.cause(signalled, seen);
-    DesiredStateTemplate template = config;
-    if (template == null) {
+    DesiredStateTemplate offered = config;
+    if (offered == null) {
       return;
     }
     Intent intent = interventions.intent();
@@ -360,6 +368,7 @@ public final class Reconciler implements AutoCloseable {
       intent = interventions.intent();
     }
     long started = System.nanoTime();
+    DesiredStateTemplate template = configHolds.admit(offered, intent.confirmations(), clock.instant());
     Snapshot parent = publication.current();
     Candidates.Result next = candidates.next(template, clusterSpecs(template), sources.values(), intent, parent,
         provenance(cause));
@@ -373,6 +382,7 @@ public final class Reconciler implements AutoCloseable {
     }
     Candidates.Built built = (Candidates.Built) next;
     rejections.accepted(clock.instant(), offers);
+    configHolds.built(template);
     built.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     SnapshotCandidate candidate = built.candidate();
     if (candidate.sameContentAs(parent)) {
@@ -424,9 +434,29 @@ public final class Reconciler implements AutoCloseable {
         snapshot.resourceCount(), tookMs);
   }
 
-  /** Updates the guards hold back (mass removal, last eligible endpoints). */
+  /** Updates the guards hold back (a config reload first, then mass removals, last eligible endpoints). */
   public List<HeldUpdates.Held> held() {
-    return candidates.served().held();
+    List<HeldUpdates.Held> config = configHolds.held();
+    List<HeldUpdates.Held> endpoints = candidates.served().held();
+    if (config.isEmpty()) {
+      return endpoints;
+    }
+    List<HeldUpdates.Held> all = new java.util.ArrayList<>(config);
+    all.addAll(endpoints);
+    return all;
+  }
+
+  /**
+   * {@code reconcile.configRemovalPercent}: a config reload removing more than this share of a kind
+   * of resource is held until confirmed ({@link #confirmConfigKey}).
+   */
+  public void configRemovalPercent(int percent) {
+    configHolds.percent(percent);
+  }
+
+  /** The key a confirmation of a held config reload is stored under (never a cluster's name). */
+  public static String confirmConfigKey() {
+    return ConfigHolds.TARGET;
   }
 
   /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */

@@ -225,6 +225,8 @@ class StrictBodiesTest {
             "unknown field 'force' in the request body" + known("reason")),
         bad("POST", EJECT, "{\"for\": \"5m\"}", "unknown_field", "unknown field 'for' in the request body" + known("reason")),
         bad("POST", CONFIRM, "{\"all\": true}", "unknown_field", "unknown field 'all' in the request body" + known("reason")),
+        bad("POST", "/api/v1/config/confirm", "{\"all\": true}", "unknown_field",
+            "unknown field 'all' in the request body" + known("reason")),
         bad("POST", UNFREEZE, "{\"Reason\": \"x\"}", "unknown_field",
             "unknown field 'Reason' in the request body" + known("reason")),
         bad("PUT", REGISTER, "{\"weight\": 1, \"healthy\": true}", "unknown_field",

@@ -63,4 +63,36 @@ class ServeCommandTest {
     assertThat(run.err()).contains("listener 'greeter': routeConfig").contains("missing")
         .contains("port").contains("70000");
   }
+
+  @Test
+  void refusesSettingsItCannotStartOnWithExitCode2() throws Exception {
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), """
+        xds: { port: 70000 }
+        store: { url: memory }
+        sources: { registry: { leaseTtl: 0 } }
+        """);
+
+    Run run = serve(config);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err().lines()).containsExactly(
+        "signalbox: " + config + " is invalid (2 problems):",
+        config + ": xds.port: must be from 1 to 65535 (0 picks a free port), was 70000 [server]",
+        config + ": sources.registry.leaseTtl: must be longer than 0, was 0ms [server]");
+  }
+
+  // Bounded: before config.empty, an empty file started a server on every default and never returned.
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void refusesAnEmptyConfigFileWithExitCode2() throws Exception {
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), "\n   \n# all commented out\n");
+
+    Run run = serve(config);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err().lines()).containsExactly(
+        "signalbox: " + config + " is invalid (1 problem):",
+        config + ": the config file is empty (only whitespace or comments); the last valid config stays in force "
+            + "[config.empty]");
+  }
 }

@@ -121,6 +121,34 @@ class ValidateCommandTest {
   }
 
   @Test
+  void anEmptyConfigFileIsInvalidNotNoResources() throws Exception {
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), "# nothing here yet\n\n");
+
+    Cli.Run run = Cli.run("validate", "--config", config.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(config + ": the config file is empty (only whitespace or comments); "
+        + "the last valid config stays in force [config.empty]");
+  }
+
+  @Test
+  void settingsThatTakeEffectOnlyAtRestartAreCheckedAsAReloadChecksThem() throws Exception {
+    Path config = config("*", TWO_ENDPOINTS);
+    Files.writeString(config, Files.readString(config).replace("store: { url: embedded, dataDir: ./data }",
+        "store: { url: embedded, dataDir: ./data, retainEpochs: 0 }\nxds: { port: 70000 }\n"
+            + "ha: { leaseDuration: 1s, renewInterval: 2s }"));
+
+    Cli.Run run = Cli.run("validate", "--config", config.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        config + ": xds.port: must be from 1 to 65535 (0 picks a free port), was 70000 [server]",
+        config + ": store.retainEpochs: must be at least 1, was 0 [server]",
+        config + ": ha.renewInterval: must be shorter than ha.leaseDuration (1s) or the leader loses its lease "
+            + "between renewals, was 2s [server]");
+  }
+
+  @Test
   void aConfigFileThatDoesNotExistIsAProblemToo() {
     Path missing = dir.resolve("nope.yaml");
 

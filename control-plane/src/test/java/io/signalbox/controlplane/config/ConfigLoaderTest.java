@@ -49,8 +49,8 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void appliesEveryDefaultToAnEmptyFile() {
-    SignalboxConfig config = ok("");
+  void appliesEveryDefaultToAnEmptyMapping() {
+    SignalboxConfig config = ok("{}");
 
     assertThat(config.configSource()).isEqualTo("signalbox.yaml");
     assertThat(config.xds()).isEqualTo(new XdsSettings(18000, "0.0.0.0"));
@@ -268,17 +268,17 @@ class ConfigLoaderTest {
         ok("""
             admin:
               tokens:
-                - { name: ops, role: operator, sha256: ABCDEF }
+                - { name: ops, role: operator, sha256: ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789 }
                 - { name: registrar, role: registrant, secretEnv: SIGNALBOX_REGISTRAR_TOKEN }
             """);
 
     assertThat(config.admin().address()).isEqualTo("0.0.0.0");
     assertThat(config.admin().tokens())
         .containsExactly(
-            new TokenSettings("ops", TokenSettings.Role.OPERATOR, "ABCDEF", null),
+            new TokenSettings("ops", TokenSettings.Role.OPERATOR, "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789", null),
             new TokenSettings("registrar", TokenSettings.Role.REGISTRANT, null, "SIGNALBOX_REGISTRAR_TOKEN"));
     Map<String, String> env = Map.of("SIGNALBOX_REGISTRAR_TOKEN", "s3cret");
-    assertThat(config.admin().tokens().get(0).expectedSha256(env::get)).contains("abcdef");
+    assertThat(config.admin().tokens().get(0).expectedSha256(env::get)).contains("abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789");
     assertThat(config.admin().tokens().get(1).expectedSha256(env::get))
         .contains("1ec1c26b50d5d3c58d9583181af8076655fe00756bf7285940ba3670f99fcba0");
     assertThat(config.admin().tokens().get(1).expectedSha256(Map.<String, String>of()::get)).isEqualTo(Optional.empty());

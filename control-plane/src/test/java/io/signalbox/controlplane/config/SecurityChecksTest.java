@@ -14,7 +14,7 @@ class SecurityChecksTest {
   private static final Path BASE = Path.of("/etc/signalbox");
 
   private static SignalboxConfig load(String yaml) {
-    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(yaml, "signalbox.yaml", BASE);
+    Parsed<SignalboxConfig> parsed = ConfigLoader.structure(yaml, "signalbox.yaml", BASE);
     assertThat(parsed.violations()).isEmpty();
     return ((Parsed.Ok<SignalboxConfig>) parsed).value();
   }

@@ -227,6 +227,38 @@ class DashboardPanelsIT {
   }
 
   @Test
+  void aHeldConfigReloadIsShownWithItsFileAndAnOperatorConfirmsIt() throws Exception {
+    Path file = ws.file("signalbox.yaml");
+    String original = Files.readString(file);
+    ws.write("signalbox.yaml", original + "  - { name: spare-a, connectTimeout: 1s }\n"
+        + "  - { name: spare-b, connectTimeout: 1s }\n");
+    server.reload();
+    await().atMost(Duration.ofSeconds(10)).until(() -> clusterNames().contains("spare-b"));
+    // Back to the original: two of three declared clusters removed at once, held.
+    ws.write("signalbox.yaml", original);
+    server.reload();
+    await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/held").size() == 1);
+
+    openAs(OPERATOR);
+    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(
+        By.cssSelector("#held tbody tr[data-cluster=''] button.confirm")).isEmpty());
+    List<String> cells = browser.findElements(By.cssSelector("#held tbody tr[data-cluster=''] td")).stream()
+        .map(WebElement::getText).toList();
+    assertThat(cells.subList(0, 2)).containsExactly("config " + file, "guard.config-removal");
+    browser.findElement(By.cssSelector("#held tbody tr[data-cluster=''] button.confirm")).click();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("confirm-result")).getText()
+        .equals("Confirmed the held config reload."));
+    await().atMost(Duration.ofSeconds(10)).until(() -> !clusterNames().contains("spare-b")
+        && api("/api/v1/held").isEmpty());
+  }
+
+  private static java.util.Set<String> clusterNames() {
+    return server.reconciler().published().resources(io.signalbox.controlplane.snapshot.XdsType.CLUSTER).byName()
+        .keySet();
+  }
+
+  @Test
   void aHeldUpdateIsShownToAViewerWithoutAButtonAndAnOperatorConfirmsIt() throws Exception {
     // Each test publishes weights of its own, so every write is a change whatever ran before.
     publish(endpoints(5, "b1", "b2", "b3"));
