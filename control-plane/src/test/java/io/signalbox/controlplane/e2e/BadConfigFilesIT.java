@@ -233,7 +233,18 @@ class BadConfigFilesIT {
     sb.ws.write("signalbox.yaml", sb.validConfig());
     await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
         .until(() -> sb.admin.get("/api/v1/clusters").body().equals(servedClusters)
-            && !sb.admin.status().path("pendingPublish").asBoolean());
+            && !sb.admin.status().path("pendingPublish").asBoolean() && rejectionSuperseded());
     sb.awaitEndpointsRestored();
+  }
+
+  /**
+   * The valid file was seen: a rejection in force is superseded. Without this wait the next case's
+   * edit could land inside the watcher's quiet period, the restore never seen, and the server would
+   * rightly call the same violations a repeat of the rejection in force.
+   */
+  private static boolean rejectionSuperseded() {
+    com.fasterxml.jackson.databind.JsonNode last = sb.admin.status().path("lastRejection");
+    return last.isMissingNode() || last.isNull() || !last.path("supersededAt").isNull()
+        && !last.path("supersededAt").isMissingNode();
   }
 }
