@@ -72,18 +72,22 @@ final class BodyReader implements AutoCloseable {
     HttpChannel channel = Request.getBaseRequest(ctx.req()).getHttpChannel();
     long idleTimeout = channel.getIdleTimeout();
     channel.setIdleTimeout(deadline.toMillis());
+    // Guards the connection's idle timeout: a body completing just as its deadline passes must
+    // not have the cut land after the restore, or the handler's answer would meet a 1 ms timeout.
+    Object idle = new Object();
     ScheduledFuture<?> cut = timer.schedule(() -> {
-      if (!body.isDone()) {
-        channel.setIdleTimeout(1);
+      synchronized (idle) {
+        if (!body.isDone()) {
+          channel.setIdleTimeout(1);
+        }
       }
     }, deadline.toMillis(), TimeUnit.MILLISECONDS);
     body.whenComplete((bytes, failure) -> {
       cut.cancel(false);
       if (failure == null) {
-        channel.setIdleTimeout(idleTimeout);
-      } else {
-        // The rest of the body is never read: the connection cannot carry another request.
-        ctx.header(Header.CONNECTION, "close");
+        synchronized (idle) {
+          channel.setIdleTimeout(idleTimeout);
+        }
       }
     });
     // Jetty calls one listener method at a time, so the buffer needs no lock.
@@ -99,7 +103,7 @@ final class BodyReader implements AutoCloseable {
           }
           buffer.write(chunk, 0, n);
           if (buffer.size() > maxBytes) {
-            body.completeExceptionally(ApiRouter.tooLarge());
+            refuse(ctx, body, ApiRouter.tooLarge());
           }
         }
       }
@@ -111,13 +115,24 @@ final class BodyReader implements AutoCloseable {
 
       @Override
       public void onError(Throwable failure) {
-        body.completeExceptionally(failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException
+        refuse(ctx, body, failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException
             ? new ApiException(HttpStatus.REQUEST_TIMEOUT, "body_timeout",
                 "the request body did not arrive within " + deadline.toMillis() + " ms")
             : unreadable(failure));
       }
     });
     return body;
+  }
+
+  /**
+   * Completing the body answers the request (on this thread), so the header goes first: the rest
+   * of the body is never read, and the connection cannot carry another request.
+   */
+  private static void refuse(Context ctx, CompletableFuture<byte[]> body, ApiException refusal) {
+    if (!body.isDone()) {
+      ctx.header(Header.CONNECTION, "close");
+      body.completeExceptionally(refusal);
+    }
   }
 
   private static ApiException unreadable(Throwable failure) {
