@@ -7,13 +7,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** Endpoints of every cluster: address, port, weight, priority, uniqueness, and capacity. */
-final class EndpointRules {
+public final class EndpointRules {
 
   static final int MAX_PRIORITY = 127;
+  /**
+   * An endpoint's weight, the one range for every input that sets one: endpoint files, the
+   * registry and the operator API's re-weight (Envoy refuses an LB weight of 0).
+   */
+  public static final int MIN_WEIGHT = 1;
+  public static final int MAX_WEIGHT = RouteRules.MAX_WEIGHT;
+  /** What a weight must be, as messages and API descriptions say it. */
+  public static final String WEIGHT_RANGE = "an integer from " + MIN_WEIGHT + " to " + MAX_WEIGHT;
 
   private EndpointRules() {}
 
@@ -26,6 +35,12 @@ final class EndpointRules {
     }
     state.endpoints().forEach((cluster, endpoints) ->
         checkCluster(cluster, endpoints, minEligible(declared.get(cluster)), f));
+  }
+
+  /** Why {@code weight} is no endpoint's weight ({@code "weight must be ..., was 0"}), or empty. */
+  public static Optional<String> weightProblem(long weight) {
+    return weight >= MIN_WEIGHT && weight <= MAX_WEIGHT ? Optional.empty()
+        : Optional.of("weight must be " + WEIGHT_RANGE + ", was " + weight);
   }
 
   /** The only part of a cluster's declaration its endpoint rules read. */
@@ -85,7 +100,7 @@ final class EndpointRules {
             "must be an IPv4 address, IPv6 address or DNS name, was " + Findings.quote(e.address()));
       }
       f.range(src, Labels.field(at, "port"), e.port(), 1, 65535);
-      f.range(src, Labels.field(at, "weight"), e.weight(), 1, RouteRules.MAX_WEIGHT);
+      f.range(src, Labels.field(at, "weight"), e.weight(), MIN_WEIGHT, MAX_WEIGHT);
       if (e.priority() < 0 || e.priority() > MAX_PRIORITY) {
         f.range(src, Labels.field(at, "priority"), e.priority(), 0, MAX_PRIORITY);
       } else {

@@ -41,6 +41,45 @@ public final class NameRules {
     return Optional.empty();
   }
 
+  /**
+   * What is wrong with free text that reaches logs, status and clients (a metadata value), phrased
+   * like {@link #nameProblem}, or empty: control characters forge log lines and terminal colours, and
+   * invisible formatting characters (U+200B, U+202E) make two different values look the same.
+   */
+  public static Optional<String> textProblem(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c)) {
+        return Optional.of("must not contain control characters, was " + quote(text));
+      }
+      if (Character.getType(c) == Character.FORMAT) {
+        return Optional.of("must not contain invisible formatting characters, was " + quote(text));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * As {@link #textProblem}, for a label compared as a key (a zone, a metadata key): also no space
+   * at either end, which would make {@code "a "} a zone of its own that nobody can see apart from
+   * {@code "a"}. The empty label is fine: it means "none".
+   */
+  public static Optional<String> labelProblem(String label) {
+    Optional<String> text = textProblem(label);
+    if (text.isPresent()) {
+      return text;
+    }
+    if (!label.isEmpty() && (space(label.charAt(0)) || space(label.charAt(label.length() - 1)))) {
+      return Optional.of("must not start or end with a space, was " + quote(label));
+    }
+    return Optional.empty();
+  }
+
+  /** ASCII and Unicode spaces alike (U+00A0, U+3000). */
+  private static boolean space(char c) {
+    return Character.isWhitespace(c) || Character.isSpaceChar(c);
+  }
+
   /** An endpoint as an API path names it: {@code address:port}, IPv6 in brackets. */
   public sealed interface EndpointKey {}
 
@@ -54,7 +93,7 @@ public final class NameRules {
    * Reads {@code 10.0.0.1:8080}, {@code [fd00::1]:8080} or {@code host.local:8080} strictly: the
    * address is dotted-quad IPv4 without leading zeros, bracketed IPv6, or an RFC 1123 DNS name
    * (so no empty or {@code ..} labels and no control characters); the port is plain decimal
-   * digits, 1-65535 ({@code +80}, {@code 0x50} and {@code 8080 } are refused).
+   * digits, 1-65535 ({@code +80}, {@code 080}, {@code 0x50} and {@code 8080 } are refused).
    */
   public static EndpointKey endpoint(String raw) {
     int colon = raw == null ? -1 : raw.lastIndexOf(':');
@@ -76,9 +115,13 @@ public final class NameRules {
     return new Endpoint(bare, port);
   }
 
-  /** 1-65535, or -1: only plain decimal digits, which {@code Integer.parseInt} alone does not ensure. */
+  /**
+   * 1-65535, or -1: only plain decimal digits, which {@code Integer.parseInt} alone does not ensure,
+   * and no leading zero ({@code 080} is not another spelling of 80, as {@code 010.0.0.1} is no address).
+   */
   private static int port(String raw) {
-    if (raw.isEmpty() || raw.length() > 5 || !raw.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    if (raw.isEmpty() || raw.length() > 5 || raw.charAt(0) == '0'
+        || !raw.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return -1;
     }
     int port = Integer.parseInt(raw);
@@ -86,8 +129,9 @@ public final class NameRules {
   }
 
   /**
-   * Quoted, with control characters escaped as {@code \\uXXXX}: the name goes into error bodies
-   * and logs, where a raw newline or escape sequence would forge lines or colours.
+   * Quoted, with control and invisible formatting characters escaped as {@code \\uXXXX}: the name
+   * goes into error bodies and logs, where a raw newline or escape sequence would forge lines or
+   * colours, and an invisible character would not show what was refused.
    */
   static String quote(String value) {
     if (value == null) {
@@ -96,7 +140,7 @@ public final class NameRules {
     StringBuilder out = new StringBuilder("'");
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (Character.isISOControl(c)) {
+      if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
         out.append(String.format("\\u%04x", (int) c));
       } else {
         out.append(c);

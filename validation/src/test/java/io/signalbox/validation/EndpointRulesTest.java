@@ -108,4 +108,14 @@ class EndpointRulesTest {
     assertThat(Capacity.eligibleCount(endpoints)).isEqualTo(2);
     assertThat(Capacity.eligibleCount(null)).isZero();
   }
+
+  @Test
+  void theWeightRangeIsOneRuleForEveryInput() {
+    assertThat(EndpointRules.weightProblem(1)).isEmpty();
+    assertThat(EndpointRules.weightProblem(10_000)).isEmpty();
+    assertThat(EndpointRules.weightProblem(0)).contains("weight must be an integer from 1 to 10000, was 0");
+    assertThat(EndpointRules.weightProblem(10_001)).contains("weight must be an integer from 1 to 10000, was 10001");
+    assertThat(EndpointRules.weightProblem(4_294_967_297L))
+        .contains("weight must be an integer from 1 to 10000, was 4294967297");
+  }
 }

@@ -125,7 +125,38 @@ class NameRulesTest {
         Arguments.of("10.0.0.1:+80", new NameRules.Refused("port", "port must be a number from 1 to 65535, was '+80'")),
         Arguments.of("10.0.0.1:0", new NameRules.Refused("port", "port must be a number from 1 to 65535, was '0'")),
         Arguments.of("10.0.0.1:65536", new NameRules.Refused("port",
-            "port must be a number from 1 to 65535, was '65536'")));
+            "port must be a number from 1 to 65535, was '65536'")),
+        Arguments.of("10.0.0.1:080", new NameRules.Refused("port", "port must be a number from 1 to 65535, was '080'")),
+        Arguments.of("10.0.0.1:00080", new NameRules.Refused("port",
+            "port must be a number from 1 to 65535, was '00080'")));
+  }
+
+  static Stream<Arguments> labels() {
+    String space = "must not start or end with a space, was ";
+    return Stream.of(
+        Arguments.of("", null),
+        Arguments.of("eu-west-1a", null),
+        Arguments.of("zürich 1", null),
+        Arguments.of(" a", space + "' a'"),
+        Arguments.of("a ", space + "'a '"),
+        Arguments.of("a\u00a0", space + "'a\u00a0'"),
+        Arguments.of("a\nb", "must not contain control characters, was 'a\\u000ab'"),
+        Arguments.of("a\u0085", "must not contain control characters, was 'a\\u0085'"),
+        Arguments.of("a\u200bb", "must not contain invisible formatting characters, was 'a\\u200bb'"),
+        Arguments.of("\u202eab", "must not contain invisible formatting characters, was '\\u202eab'"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("labels")
+  void aLabelIsVisibleTextWithoutSurroundingSpaces(String label, String problem) {
+    assertThat(NameRules.labelProblem(label)).isEqualTo(Optional.ofNullable(problem));
+  }
+
+  @Test
+  void freeTextMayHaveSpacesButNoControlCharacters() {
+    assertThat(NameRules.textProblem(" team a ")).isEmpty();
+    assertThat(NameRules.textProblem("v\r\nX-Forged: 1"))
+        .contains("must not contain control characters, was 'v\\u000d\\u000aX-Forged: 1'");
   }
 
   @ParameterizedTest(name = "{0}")

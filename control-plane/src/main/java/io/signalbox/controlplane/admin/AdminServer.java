@@ -6,6 +6,7 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.Header;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
@@ -45,21 +46,29 @@ public final class AdminServer implements AutoCloseable {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
   /** How long a connection may sit without sending, so slow clients cannot hold threads. */
   static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long a write's body may take to arrive, counted from its headers: bodies are at most 64 KiB
+   * and sent at once by the CLI and registering instances, so a body still missing after this is a
+   * stalled or hostile client (408 {@code body_timeout}, connection closed).
+   */
+  static final Duration BODY_DEADLINE = Duration.ofSeconds(5);
 
-  /** One registered route, as Javalin holds it. */
+  /** One registered route, as Javalin holds it (the HEAD beside every GET is not listed). */
   public record Route(String method, String path, Access access) {}
 
   private final Javalin app;
   private final ExecutorService executor;
+  private final BodyReader bodies;
   private final JvmGcMetrics gcMetrics;
   private final List<Route> routes;
   private final AdminTls tls;
   private final FleetSampler sampler;
 
-  private AdminServer(Javalin app, ExecutorService executor, JvmGcMetrics gcMetrics, List<Route> routes,
-      AdminTls tls, FleetSampler sampler) {
+  private AdminServer(Javalin app, ExecutorService executor, BodyReader bodies, JvmGcMetrics gcMetrics,
+      List<Route> routes, AdminTls tls, FleetSampler sampler) {
     this.app = app;
     this.executor = executor;
+    this.bodies = bodies;
     this.gcMetrics = gcMetrics;
     this.routes = routes;
     this.tls = tls;
@@ -93,7 +102,9 @@ public final class AdminServer implements AutoCloseable {
       config.http.prefer405over404 = true;
       config.useVirtualThreads = false;
       config.events.handlerAdded(meta -> {
-        if (meta.getHttpMethod().isHttpMethod()) { // not before/after filters
+        // Not before/after filters, and not the HEAD that ApiRouter.get adds beside every GET:
+        // docs/api.md says that once instead of doubling its route table.
+        if (meta.getHttpMethod().isHttpMethod() && meta.getHttpMethod() != HandlerType.HEAD) {
           routes.add(new Route(meta.getHttpMethod().name(), meta.getPath(),
               meta.getRoles().stream().map(Access.class::cast).findFirst().orElse(null)));
         }
@@ -105,6 +116,9 @@ public final class AdminServer implements AutoCloseable {
         connector.setHost(settings.address());
         connector.setPort(settings.port());
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        // Dispatch as soon as the headers are in, so BodyReader's deadline also covers a body whose
+        // first byte never comes (Jetty would otherwise wait for it until the idle timeout).
+        http.setDelayDispatchUntilContent(false);
         return connector;
       });
     });
@@ -139,7 +153,8 @@ public final class AdminServer implements AutoCloseable {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(backend.meters());
 
-    ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT);
+    BodyReader bodies = new BodyReader(BODY_DEADLINE, ApiRouter.MAX_BODY_BYTES);
+    ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT, bodies);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
@@ -153,7 +168,7 @@ public final class AdminServer implements AutoCloseable {
       log.warn("admin tokens travel in cleartext to {}: set admin.tls to serve the admin API over HTTPS",
           settings.address());
     }
-    return new AdminServer(app, executor, gc, routes, tls, sampler);
+    return new AdminServer(app, executor, bodies, gc, routes, tls, sampler);
   }
 
   private static void mapErrors(Javalin app) {
@@ -214,7 +229,7 @@ public final class AdminServer implements AutoCloseable {
     return app.port();
   }
 
-  /** Every route registered with Javalin, in registration order. */
+  /** Every route registered with Javalin, in registration order, but the HEAD beside every GET. */
   public List<Route> routes() {
     synchronized (routes) {
       return List.copyOf(routes);
@@ -229,6 +244,7 @@ public final class AdminServer implements AutoCloseable {
       tls.close();
     }
     executor.shutdownNow();
+    bodies.close();
     gcMetrics.close();
     try {
       executor.awaitTermination(5, TimeUnit.SECONDS);

@@ -9,12 +9,14 @@ import io.javalin.http.HttpStatus;
 import io.signalbox.store.AuditEntry;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ public final class ApiRouter {
 
   private static final Logger log = LoggerFactory.getLogger(ApiRouter.class);
   static final String CALLER = "signalbox.caller";
+  /** A write's body, as {@link BodyReader} read it. */
+  private static final String BODY = "signalbox.body";
   /** Request bodies are small JSON objects; anything larger is a mistake or an attack. */
   public static final int MAX_BODY_BYTES = 64 * 1024;
 
@@ -48,18 +52,27 @@ public final class ApiRouter {
   private final Clock clock;
   private final ExecutorService executor;
   private final Duration timeout;
+  private final BodyReader reader;
 
-  ApiRouter(Javalin app, SnapshotStore store, Clock clock, ExecutorService executor, Duration timeout) {
+  ApiRouter(Javalin app, SnapshotStore store, Clock clock, ExecutorService executor, Duration timeout,
+      BodyReader reader) {
     this.app = app;
     this.store = store;
     this.clock = clock;
     this.executor = executor;
     this.timeout = timeout;
+    this.reader = reader;
   }
 
-  /** A read: {@code handler} answers; nothing is audited. */
+  /**
+   * A read: {@code handler} answers; nothing is audited. {@code HEAD} on the same path runs the same
+   * handler with the same access level (Jetty sends its status and headers, not its body): Javalin's
+   * own HEAD fallback skips the handler, and with it the access check, the status and the headers a
+   * load balancer's health check asks for.
+   */
   public void get(String path, Access access, Handler handler) {
-    app.addHttpHandler(HandlerType.GET, path, limited(handler), access);
+    app.addHttpHandler(HandlerType.GET, path, limited(handler, false), access);
+    app.addHttpHandler(HandlerType.HEAD, path, limited(handler, false), access);
   }
 
   /**
@@ -70,6 +83,12 @@ public final class ApiRouter {
   public void write(HandlerType method, String path, Access access, WriteHandler handler) {
     app.addHttpHandler(method, path, limited(ctx -> {
       Caller caller = ctx.attribute(CALLER);
+      // Javalin matches /endpoints/10.0.0.1:80/ to the route without the slash; a write names
+      // exactly what it changes, so a path that is not the route's own form is refused.
+      if (ctx.path().length() > 1 && ctx.path().endsWith("/")) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "trailing_slash", ctx.method() + " " + ctx.path()
+            + " ends with '/'; the route is " + ctx.method() + " " + ctx.endpointHandlerPath() + ", without it");
+      }
       if (!ctx.queryParamMap().isEmpty()) {
         throw new ApiException(HttpStatus.BAD_REQUEST, "unknown_parameter",
             ctx.method() + " " + ctx.endpointHandlerPath() + " takes no query parameters, was given "
@@ -97,7 +116,7 @@ public final class ApiRouter {
         log.warn("could not audit {} {} by {} ({}): {}", audit.action(), audit.target(), caller.name(),
             audit.reason(), e.getMessage());
       }
-    }), access);
+    }, true), access);
   }
 
   /**
@@ -119,16 +138,14 @@ public final class ApiRouter {
         type);
   }
 
+  /** The body {@link BodyReader} read, within its limit, before the handler was given a thread. */
   private static byte[] readLimited(Context ctx) {
-    try (InputStream in = ctx.req().getInputStream()) {
-      byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-      if (bytes.length > MAX_BODY_BYTES) {
-        throw tooLarge();
-      }
-      return bytes;
-    } catch (IOException e) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_json", "the request body cannot be read: " + e.getMessage());
+    byte[] bytes = ctx.attribute(BODY);
+    if (bytes == null) {
+      throw new IllegalStateException("no body was read for " + ctx.method() + " " + ctx.endpointHandlerPath()
+          + ": only write routes read bodies");
     }
+    return bytes;
   }
 
   static ApiException tooLarge() {
@@ -138,14 +155,32 @@ public final class ApiRouter {
 
   /**
    * Runs the handler on the admin executor with a deadline, so a hung store query answers 503
-   * instead of holding a Jetty thread and the client forever.
+   * instead of holding a Jetty thread and the client forever. A write's body is read first, by
+   * {@link BodyReader} without holding any thread: the executor is small, and the reads it answers
+   * (health, status, renewals) must not wait behind a client that sends its body slowly.
    */
-  private Handler limited(Handler handler) {
-    return ctx -> ctx.async(cfg -> {
-      cfg.executor = executor;
-      cfg.timeout = timeout.toMillis();
-      cfg.onTimeout(late -> late.status(HttpStatus.SERVICE_UNAVAILABLE).json(new ApiError("timeout",
-          "the request did not complete within " + timeout.toMillis() + " ms")));
-    }, () -> handler.handle(ctx));
+  private Handler limited(Handler handler, boolean readsBody) {
+    return ctx -> ctx.future(() -> {
+      // Javalin has started the servlet's async mode; the deadlines are the two below, not Jetty's.
+      ctx.req().getAsyncContext().setTimeout(0);
+      CompletableFuture<?> body = readsBody ? reader.read(ctx).thenAccept(bytes -> ctx.attribute(BODY, bytes))
+          : CompletableFuture.completedFuture(null);
+      return body.thenCompose(read -> CompletableFuture.runAsync(() -> {
+        try {
+          handler.handle(ctx);
+        } catch (Exception e) {
+          throw e instanceof CompletionException c ? c : new CompletionException(e);
+        }
+      }, executor).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)).exceptionally(failure -> {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        if (!(cause instanceof TimeoutException)) {
+          throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+        }
+        ctx.status(HttpStatus.SERVICE_UNAVAILABLE).json(new ApiError("timeout",
+            "the request did not complete within " + timeout.toMillis() + " ms"));
+        return null;
+      });
+    });
   }
 }

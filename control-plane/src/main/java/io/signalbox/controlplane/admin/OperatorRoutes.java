@@ -18,6 +18,7 @@ import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.validation.EndpointRules;
 import io.signalbox.validation.NameRules;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +53,7 @@ final class OperatorRoutes {
 
   record WeightRequest(
       @JsonProperty(required = true) @JsonSetter(nulls = Nulls.FAIL)
-      @JsonPropertyDescription("an integer from 1 to 10000") Integer weight,
+      @JsonPropertyDescription(EndpointRules.WEIGHT_RANGE) Integer weight,
       String reason) {}
 
   record RollbackRequest(@JsonPropertyDescription("an epoch number") Long to, String reason) {}
@@ -105,10 +106,12 @@ final class OperatorRoutes {
     router.write(HandlerType.PUT, ENDPOINT_PATH + "/weight", Access.OPERATE, (ctx, caller) -> {
       EndpointRef ref = endpoint(ctx);
       WeightRequest body = router.requiredBody(ctx, WeightRequest.class);
-      if (body == null || body.weight() == null || body.weight() < 1 || body.weight() > 10000) {
-        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight must be an integer from 1 to 10000, was "
-            + (body == null ? null : body.weight()));
+      if (body == null || body.weight() == null) {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", "weight is required: " + EndpointRules.WEIGHT_RANGE);
       }
+      EndpointRules.weightProblem(body.weight()).ifPresent(problem -> {
+        throw new ApiException(HttpStatus.BAD_REQUEST, "bad_weight", problem);
+      });
       Outcomes.value(interventions().weight(ref, body.weight(), caller.name(), reason(body.reason())));
       ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "weight",
           body.weight()));

@@ -1,24 +1,35 @@
 package io.signalbox.controlplane.admin;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.util.ClassUtil;
 import io.javalin.http.HttpStatus;
+import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -47,7 +58,8 @@ import org.eclipse.jetty.http.HttpField;
  *   <li>one document: {@link DeserializationFeature#FAIL_ON_TRAILING_TOKENS};
  *   <li>no key twice at any depth: {@link StreamReadFeature#STRICT_DUPLICATE_DETECTION};
  *   <li>the body is an object; unknown keys are errors (DESIGN §6 "Values");
- *   <li>no coercion: {@code "5"}, {@code 5.0} and {@code true} are not integers, {@code 5} is not a
+ *   <li>no coercion: {@code "5"}, {@code 5.0} and {@code true} are not integers, {@code "ready"} is
+ *       not {@code READY} ({@link MapperFeature#ACCEPT_CASE_INSENSITIVE_ENUMS} stays off), {@code 5} is not a
  *       string ({@link MapperFeature#ALLOW_COERCION_OF_SCALARS}, {@link
  *       DeserializationFeature#ACCEPT_FLOAT_AS_INT}, coercion configs); integers out of their
  *       type's range are refused;
@@ -76,15 +88,44 @@ final class RequestBodies {
         .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
         .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+        // Off by default; said here so that nobody turns one on for one route's convenience.
+        .disable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS, MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES,
+            MapperFeature.ACCEPT_CASE_INSENSITIVE_VALUES)
+        .disable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL,
+            DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_USING_DEFAULT_VALUE,
+            DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY, DeserializationFeature.UNWRAP_SINGLE_VALUE_ARRAYS)
         .withCoercionConfigDefaults(c -> c.setAcceptBlankAsEmpty(false))
         .withCoercionConfig(LogicalType.Textual, c -> c
             .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
             .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
             .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+    builder.addModule(new SimpleModule().setDeserializerModifier(new ExactEnumNames()));
     for (JsonReadFeature leniency : JsonReadFeature.values()) {
       builder.disable(leniency); // every one is an ALLOW_*: off already, and off for good
     }
     this.json = builder.build();
+  }
+
+  /**
+   * Enum values by their exact name only: Jackson's own enum reader, with every case-insensitive
+   * feature off, still takes {@code " READY"} for {@code READY} (it retries a name trimmed).
+   */
+  private static final class ExactEnumNames extends BeanDeserializerModifier {
+    @Override
+    public JsonDeserializer<?> modifyEnumDeserializer(DeserializationConfig config, JavaType type,
+        BeanDescription description, JsonDeserializer<?> jackson) {
+      return new StdDeserializer<Object>(type) {
+        @Override
+        public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+          String text = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : null;
+          if (text != null && Stream.of(type.getRawClass().getEnumConstants())
+              .noneMatch(c -> ((Enum<?>) c).name().equals(text))) {
+            throw InvalidFormatException.from(p, "not an exact name", text, type.getRawClass());
+          }
+          return jackson.deserialize(p, ctxt);
+        }
+      };
+    }
   }
 
   /**
@@ -264,6 +305,10 @@ final class RequestBodies {
     }
     if (raw == Boolean.class) {
       return "true or false";
+    }
+    if (raw.isEnum()) { // by exact name: ACCEPT_CASE_INSENSITIVE_ENUMS stays off
+      return "one of " + Stream.of(raw.getEnumConstants()).map(c -> ((Enum<?>) c).name())
+          .collect(Collectors.joining(", "));
     }
     if (type.isMapLikeType()) {
       return "an object of " + plural(describe(type.getContentType()));

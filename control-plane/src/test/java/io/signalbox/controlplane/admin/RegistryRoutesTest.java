@@ -85,6 +85,23 @@ class RegistryRoutesTest {
   }
 
   @Test
+  void theRegistryNearMissesThatAreValidAreAccepted() {
+    sb = RegistryServer.start(dir, "{ leaseTtl: 1h }");
+
+    // An empty zone is no zone, as in an endpoint file; 63 characters is the longest zone.
+    assertThat(sb.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", "{\"zone\": \"\"}").statusCode()).isEqualTo(201);
+    assertThat(sb.put("/api/v1/registry/orders/endpoints/10.0.0.2:8080", "{\"zone\": \"" + "z".repeat(63) + "\"}")
+        .statusCode()).isEqualTo(201);
+    // A zone may be any visible text; an IPv4-mapped IPv6 address is an IPv6 address.
+    assertThat(sb.put("/api/v1/registry/orders/endpoints/%5B::ffff:10.0.0.3%5D:8080", "{\"zone\": \"zürich 1\"}")
+        .statusCode()).isEqualTo(201);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> sb.endpoints("orders").size() == 3);
+    assertThat(json(sb.get("/api/v1/registry"))).extracting(l -> l.get("zone").asText())
+        .containsExactlyInAnyOrder("", "z".repeat(63), "zürich 1");
+  }
+
+  @Test
   void aSlashInAClusterNameIsSentAsPercent2F() {
     sb = RegistryServer.start(dir, "{ leaseTtl: 1h }");
 

@@ -111,7 +111,41 @@ class RegistryValidationTest {
             "cluster 'orders' has no registration of 10.0.0.9:8080"),
         delete("/api/v1/registry/greeter/endpoints/10.0.0.1:8080", 404, "unknown_registration",
             "cluster 'greeter' has no registration of 10.0.0.1:8080"),
-        delete(base + "10.0.0.1:99999", 400, "bad_port", "port must be a number from 1 to 65535, was '99999'"));
+        delete(base + "10.0.0.1:99999", 400, "bad_port", "port must be a number from 1 to 65535, was '99999'"),
+        // Near misses (issue 29): each refused with its own rule, before anything is written.
+        put(PATH, "{\"zone\": \"a\\nb\"}", 400, "bad_zone", "zone must not contain control characters, was 'a\\u000ab'"),
+        put(PATH, "{\"zone\": \"a\\u0000\"}", 400, "bad_zone",
+            "zone must not contain control characters, was 'a\\u0000'"),
+        put(PATH, "{\"zone\": \"\\u001b[31ma\"}", 400, "bad_zone",
+            "zone must not contain control characters, was '\\u001b[31ma'"),
+        put(PATH, "{\"zone\": \"a\\u0085\"}", 400, "bad_zone",
+            "zone must not contain control characters, was 'a\\u0085'"),
+        put(PATH, "{\"zone\": \"a\\u200b\"}", 400, "bad_zone",
+            "zone must not contain invisible formatting characters, was 'a\\u200b'"),
+        put(PATH, "{\"zone\": \" a\"}", 400, "bad_zone", "zone must not start or end with a space, was ' a'"),
+        put(PATH, "{\"zone\": \"a\\t\"}", 400, "bad_zone", "zone must not contain control characters, was 'a\\u0009'"),
+        put(PATH, "{\"zone\": \"a \"}", 400, "bad_zone", "zone must not start or end with a space, was 'a '"),
+        put(PATH, "{\"zone\": \" \"}", 400, "bad_zone", "zone must not start or end with a space, was ' '"),
+        put(PATH, "{\"metadata\": {\"k\\n\": \"v\"}}", 400, "bad_metadata",
+            "a metadata key must not contain control characters, was 'k\\u000a'"),
+        put(PATH, "{\"metadata\": {\" k\": \"v\"}}", 400, "bad_metadata",
+            "a metadata key must not start or end with a space, was ' k'"),
+        put(PATH, "{\"metadata\": {\"k\": \"v\\r\\nX-Forged: 1\"}}", 400, "bad_metadata",
+            "metadata.k must not contain control characters, was 'v\\u000d\\u000aX-Forged: 1'"),
+        put(PATH + "/", "{\"zone\": \"a\", \"weight\": 3}", 400, "trailing_slash", "PUT " + PATH
+            + "/ ends with '/'; the route is PUT /api/v1/registry/{cluster}/endpoints/{endpoint}, without it"),
+        delete(PATH + "/", 400, "trailing_slash", "DELETE " + PATH
+            + "/ ends with '/'; the route is DELETE /api/v1/registry/{cluster}/endpoints/{endpoint}, without it"),
+        put(base + "10.0.0.1:080", null, 400, "bad_port", "port must be a number from 1 to 65535, was '080'"),
+        put(base + "10.0.0.1:08080", null, 400, "bad_port", "port must be a number from 1 to 65535, was '08080'"),
+        put(base + "10.0.0.1:-80", null, 400, "bad_port", "port must be a number from 1 to 65535, was '-80'"),
+        put(base + "10.0.0.1:+80", null, 400, "bad_port", "port must be a number from 1 to 65535, was '+80'"),
+        put(base + "10.0.0.1:%2080", null, 400, "bad_port", "port must be a number from 1 to 65535, was ' 80'"),
+        put(base + "%2010.0.0.1:8080", null, 400, "bad_address", ADDRESS + "' 10.0.0.1'"),
+        put(base + "10.0.0.1%20:8080", null, 400, "bad_address", ADDRESS + "'10.0.0.1 '"),
+        put(base + "::1:8080", null, 400, "bad_address", ADDRESS + "'::1'"),
+        put(base + "10.0.0.1:8080%2F", null, 400, "bad_port", "port must be a number from 1 to 65535, was '8080/'"),
+        put(PATH, "{\"weight\": -0}", 400, "bad_weight", WEIGHT + "0"));
   }
 
   @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")

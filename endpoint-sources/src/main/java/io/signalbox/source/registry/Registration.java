@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.validation.EndpointRules;
 import io.signalbox.validation.NameRules;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Optional;
 /**
  * What a registration asks for, checked field by field before anything is written: the cluster
  * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight and
- * metadata from its JSON body (all optional).
+ * metadata from its JSON body (all optional; the weight by {@link EndpointRules}, as in files, and
+ * every string free of control characters).
  *
  * @param address without brackets
  */
@@ -22,7 +24,6 @@ public record Registration(String cluster, String address, int port, String zone
   public static final int MAX_ZONE_LENGTH = 63;
   public static final int MAX_METADATA_ENTRIES = 16;
   public static final int MAX_METADATA_LENGTH = 256;
-  public static final int MAX_WEIGHT = 10_000;
 
   public Registration {
     zone = zone == null ? "" : zone;
@@ -49,7 +50,7 @@ public record Registration(String cluster, String address, int port, String zone
    */
   public record Body(
       String zone,
-      @JsonPropertyDescription("an integer from 1 to " + MAX_WEIGHT) Integer weight,
+      @JsonPropertyDescription(EndpointRules.WEIGHT_RANGE) Integer weight,
       @JsonSetter(contentNulls = Nulls.FAIL) Map<String, String> metadata) {}
 
   /**
@@ -76,15 +77,20 @@ public record Registration(String cluster, String address, int port, String zone
     if (body == null) {
       return new Ok(new Registration(cluster, at.address(), at.port(), "", EndpointSpec.DEFAULT_WEIGHT, Map.of()));
     }
+    // An empty zone is the same as none, as in an endpoint file.
     String zone = body.zone() == null ? "" : body.zone();
     if (zone.length() > MAX_ZONE_LENGTH) {
       return new Invalid("zone", "bad_zone",
           "zone must be at most " + MAX_ZONE_LENGTH + " characters, was " + zone.length());
     }
+    Optional<String> badZone = NameRules.labelProblem(zone);
+    if (badZone.isPresent()) {
+      return new Invalid("zone", "bad_zone", "zone " + badZone.get());
+    }
     int weight = body.weight() == null ? EndpointSpec.DEFAULT_WEIGHT : body.weight();
-    if (weight < 1 || weight > MAX_WEIGHT) {
-      return new Invalid("weight", "bad_weight",
-          "weight must be an integer from 1 to " + MAX_WEIGHT + ", was " + weight);
+    Optional<String> badWeight = EndpointRules.weightProblem(weight);
+    if (badWeight.isPresent()) {
+      return new Invalid("weight", "bad_weight", badWeight.get());
     }
     Map<String, String> metadata = body.metadata() == null ? Map.of() : body.metadata();
     Invalid bad = metadata(metadata);
@@ -105,9 +111,17 @@ public record Registration(String cluster, String address, int port, String zone
         return new Invalid("metadata", "bad_metadata",
             "metadata keys must be 1 to " + MAX_METADATA_LENGTH + " characters, was " + key.length());
       }
+      Optional<String> badKey = NameRules.labelProblem(key);
+      if (badKey.isPresent()) {
+        return new Invalid("metadata", "bad_metadata", "a metadata key " + badKey.get());
+      }
       if (e.getValue().length() > MAX_METADATA_LENGTH) {
         return new Invalid("metadata." + key, "bad_metadata", "metadata." + key + " must be at most "
             + MAX_METADATA_LENGTH + " characters, was " + e.getValue().length());
+      }
+      Optional<String> badValue = NameRules.textProblem(e.getValue());
+      if (badValue.isPresent()) {
+        return new Invalid("metadata." + key, "bad_metadata", "metadata." + key + " " + badValue.get());
       }
     }
     return null;
