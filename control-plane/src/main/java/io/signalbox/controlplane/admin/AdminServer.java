@@ -123,6 +123,7 @@ public final class AdminServer implements AutoCloseable {
       });
     });
     app.beforeMatched(ctx -> {
+      RequestFraming.check(ctx.req());
       Access access = ctx.routeRoles().stream().map(Access.class::cast).findFirst()
           .orElseThrow(() -> new IllegalStateException("route without access level: " + ctx.endpointHandlerPath()));
       Caller caller = auth.check(ctx, access);
