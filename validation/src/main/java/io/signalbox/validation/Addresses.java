@@ -126,6 +126,9 @@ public final class Addresses {
     return !labels[labels.length - 1].chars().allMatch(Character::isDigit);
   }
 
+  /** {@link #isIpOrHostname}'s rule in words, for each place that refuses an address by it. */
+  public static final String IP_OR_HOSTNAME = "must be an IPv4 address, IPv6 address or DNS name";
+
   /** What an endpoint may use: an IP literal or a DNS name. */
   public static boolean isIpOrHostname(String s) {
     return isIp(s) || isHostname(s);

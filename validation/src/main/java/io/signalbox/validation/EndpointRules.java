@@ -97,7 +97,7 @@ public final class EndpointRules {
             "address",
             src,
             Labels.field(at, "address"),
-            "must be an IPv4 address, IPv6 address or DNS name, was " + Findings.quote(e.address()));
+            Addresses.IP_OR_HOSTNAME + ", was " + Findings.quote(e.address()));
       }
       f.range(src, Labels.field(at, "port"), e.port(), 1, 65535);
       f.range(src, Labels.field(at, "weight"), e.weight(), MIN_WEIGHT, MAX_WEIGHT);

@@ -2,6 +2,7 @@ package io.signalbox.controlplane.cli;
 
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.validation.Addresses;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -14,13 +15,21 @@ final class Arguments {
 
   private Arguments() {}
 
-  /** {@code address:port} as {@link EndpointRef#parse} reads it; converts to its canonical key. */
+  /**
+   * {@code address:port} as {@link EndpointRef#parse} reads it, whose address follows the rule an
+   * endpoint's address follows in the config ({@link Addresses#isIpOrHostname}): the server could
+   * never have such an endpoint, so sending the command would only earn a vaguer "has no endpoint".
+   * Converts to its canonical key.
+   */
   static final class Endpoint implements ITypeConverter<String> {
     @Override
     public String convert(String value) {
       EndpointRef ref = EndpointRef.parse("", value);
       if (ref == null) {
         throw new TypeConversionException("expected address:port (IPv6 as [::1]:8080), was '" + value + "'");
+      }
+      if (!Addresses.isIpOrHostname(ref.address())) {
+        throw new TypeConversionException("the address " + Addresses.IP_OR_HOSTNAME + ", was '" + ref.address() + "'");
       }
       return ref.key();
     }

@@ -2,6 +2,7 @@ package io.signalbox.controlplane.xds;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -50,7 +52,7 @@ final class GatedStream<Q, A> {
       @Override
       public void onMessage(Q message) {
         if (!refused && admit(message)) {
-          delegate.onMessage(message);
+          delegate.onMessage(withKnownNonce(message));
         }
       }
 
@@ -133,6 +135,26 @@ final class GatedStream<Q, A> {
     return true;
   }
 
+  /**
+   * A delta request whose nonce names no response of its type still waiting for an answer, with
+   * that nonce removed. java-control-plane looks an ACK's nonce up among those responses and, for
+   * one it never sent (made up, repeated, another type's, or 1 MiB of garbage), throws a
+   * NullPointerException that ends the stream as UNKNOWN. Such a nonce answers nothing, as a stale
+   * nonce answers nothing in the xDS protocol; the rest of the request (names it subscribes to or
+   * drops) still counts, since delta requests say only what changed. SotW needs none of this: the
+   * library compares the nonce with the last one sent and ignores a request that does not match.
+   */
+  @SuppressWarnings("unchecked")
+  private Q withKnownNonce(Q message) {
+    if (message instanceof DeltaDiscoveryRequest r && !r.getResponseNonce().isEmpty()) {
+      Set<String> waiting = call.deltaNonces.get(r.getTypeUrl());
+      if (waiting == null || !waiting.remove(r.getResponseNonce())) {
+        return (Q) r.toBuilder().clearResponseNonce().build();
+      }
+    }
+    return message;
+  }
+
   private boolean admitNames(String typeUrl, int count) {
     if (count <= gate.limits.maxNamesPerSubscription()) {
       return true;
@@ -209,6 +231,11 @@ final class GatedStream<Q, A> {
     private boolean closed; // guarded by this
     /** Requests since the last response: counted on the transport thread, reset by the send threads. */
     final AtomicInteger unanswered;
+    /**
+     * Delta only, per type URL: the nonces of responses sent and not yet ACKed or NACKed, the same
+     * set java-control-plane keeps; added here before the client can see them, removed by the gate.
+     */
+    final Map<String, Set<String>> deltaNonces = new ConcurrentHashMap<>();
 
     GatedCall(ServerCall<Q, A> call, AtomicInteger unanswered) {
       super(call);
@@ -227,6 +254,9 @@ final class GatedStream<Q, A> {
     public synchronized void sendMessage(A message) {
       if (!closed) {
         unanswered.set(0);
+        if (message instanceof DeltaDiscoveryResponse r) {
+          deltaNonces.computeIfAbsent(r.getTypeUrl(), t -> ConcurrentHashMap.newKeySet()).add(r.getNonce());
+        }
         super.sendMessage(message);
       }
     }

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * How each command fails: one line on stderr and exit 1 for what the server or the network says,
@@ -107,6 +109,24 @@ class CliFailuresTest {
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.errLines()).first().isEqualTo("Invalid value for positional parameter at index 1 (ADDRESS:PORT): "
         + "expected address:port (IPv6 as [::1]:8080), was '10.0.0.1'");
+  }
+
+  /** The address follows the rule endpoints in the config follow (EndpointRules), checked before sending. */
+  @ParameterizedTest(name = "{0} greeter {1}")
+  @CsvSource({
+      "drain, a_b:80, a_b",
+      "undrain, a_b:80, a_b",
+      "undrain, 127.0.0.262:50051, 127.0.0.262",
+      "eject, 010.0.0.1:80, 010.0.0.1",
+      "why, host..local:80, host..local",
+      "why, '[zz::1]:80', zz::1"})
+  void anEndpointWhoseAddressBreaksTheEndpointRuleIsAUsageError(String command, String endpoint, String address) {
+    Cli.Run run = Cli.run(command, "greeter", endpoint);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.errLines()).first().isEqualTo("Invalid value for positional parameter at index 1 (ADDRESS:PORT): "
+        + "the address must be an IPv4 address, IPv6 address or DNS name, was '" + address + "'");
   }
 
   @Test

@@ -139,4 +139,24 @@ class DeltaAdsTest {
     assertThat(client.delta).hasSize(3);
   }
 
+  @Test
+  void aNonceNeverSentOrAlreadyAnsweredAnswersNothingAndTheStreamServesOn() throws Exception {
+    start();
+    server.publish(resources.with("a", List.of(1), "b", List.of(2)));
+    client.send(request(EDS).addResourceNamesSubscribe("a").build());
+    DeltaDiscoveryResponse first = client.next();
+    client.send(ack(first));
+
+    // Neither nonce (made up; already ACKed) names a response waiting for an answer: each answers
+    // nothing, as a stale nonce answers nothing in the xDS protocol, and the stream is served on.
+    client.send(DeltaDiscoveryRequest.newBuilder().setTypeUrl(EDS).setResponseNonce("n".repeat(1 << 20)).build());
+    client.send(ack(first));
+    client.send(DeltaDiscoveryRequest.newBuilder().setTypeUrl(EDS).addResourceNamesSubscribe("b").build());
+
+    DeltaDiscoveryResponse next = client.next();
+    assertThat(client.error()).isNull();
+    assertThat(names(next)).containsExactly("b");
+    assertThat(server.clients().get(0).types().get(EDS).nack()).isNull();
+  }
+
 }

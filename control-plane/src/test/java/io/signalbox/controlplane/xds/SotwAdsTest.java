@@ -195,4 +195,25 @@ class SotwAdsTest {
         ? null : clients.get(0).types().get(typeUrl).nack();
   }
 
+  /**
+   * The SotW twin of the delta case in DeltaAdsTest: a nonce this server never sent (here 1 MiB of
+   * it), even as a NACK, is stale and the request is ignored, as the xDS protocol says; the stream
+   * is served on and records no NACK.
+   */
+  @Test
+  void aRequestWithANonceNeverSentIsIgnoredAndTheStreamServesOn() throws Exception {
+    server.publish(resources.with("a", List.of(1001), "b", List.of(2001)));
+    client.send(subscribe(EDS, "a"));
+    DiscoveryResponse first = client.next();
+    client.send(RecordingAdsClient.ack(first, List.of("a")));
+
+    client.send(RecordingAdsClient.ack(first, List.of("a")).toBuilder().setResponseNonce("n".repeat(1 << 20))
+        .setErrorDetail(Status.newBuilder().setMessage("invented")).build());
+    client.send(subscribe(CDS));
+
+    DiscoveryResponse next = client.next();
+    assertThat(client.error()).isNull();
+    assertThat(next.getTypeUrl()).isEqualTo(CDS);
+    assertThat(server.clients().get(0).types().get(EDS).nack()).isNull();
+  }
 }
