@@ -20,7 +20,7 @@ class ClientKindSettingsTest {
               kind: ARMERIA
               drainingAs: OMIT
             - nodeClusters: [ web ]
-              kind: grpc_js
+              kind: GRPC_JS
         """, "signalbox.yaml", Path.of("."));
     SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) parsed).value();
     assertThat(config.xds().clientKinds()).containsExactly(
@@ -30,7 +30,8 @@ class ClientKindSettingsTest {
 
   @Test
   void aGroupThatNamesNoNodeClusterOrChangesNothingIsRefusedAtStart() {
-    SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse("""
+    // The structure alone: parse() refuses such a config, by these very checks.
+    SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.structure("""
         xds:
           clientKinds:
             - nodeClusters: []
