@@ -65,7 +65,7 @@ public final class LoadTool implements Callable<Integer> {
 
   /**
    * The careful baseline at its best: the JVM's G1 (the parallel collector cost it more), and the
-   * heap touched at start in huge pages, as Signalbox ships (docs/benchmarks.md, "Results: issue 17,
+   * heap touched at start in huge pages, as Signalbox ships (docs/benchmarks-history.md, "Results: issue 17,
    * fifth part").
    */
   static final String BASELINE_JVM_OPTIONS = "-XX:+UseTransparentHugePages -XX:+AlwaysPreTouch";

@@ -16,7 +16,7 @@ import java.util.function.Function;
  * refinement threads and in young pauses that shrink the young generation until they meet its
  * pause goal (about 90 MB at 5,000 clients, one collection a second). The parallel collector
  * scans those cards once per young collection instead: at 5,000 clients a change cost 2.4× less
- * server CPU and 0.4–0.8× the p99 ({@code docs/benchmarks.md}, "Results: issue 17, fourth part").
+ * server CPU and 0.4–0.8× the p99 ({@code docs/benchmarks-history.md}, "Results: issue 17, fourth part").
  * Its young pauses (67–285 ms there) only delay responses, which xDS clients tolerate.
  *
  * <p>The heap's memory touched once, at start, in transparent huge pages where the kernel offers
@@ -82,7 +82,7 @@ public final class JvmSettings {
    * heap is touched at start, and memory the heap grows into later is touched inside the young
    * collection that grows it, in the middle of serving. With 1,000 delta clients, started with
    * {@code -Xms1g -Xmx4g}, one such growth cost 104 of the 892 CPU samples of fifteen warm changes
-   * ({@code docs/benchmarks.md}, "Results: issue 17, eighth part").
+   * ({@code docs/benchmarks-history.md}, "Results: issue 17, eighth part").
    *
    * @param preTouch whether {@code -XX:+AlwaysPreTouch} is in effect
    * @param initial the initial heap, bytes ({@code InitialHeapSize})

@@ -16,7 +16,7 @@ import java.util.Optional;
  * The statements of {@code epochs} that run once per change, on a timer or in a checkpoint, as SQL
  * written once and bound by hand: jOOQ rendered them every time, and a checkpoint runs too rarely
  * for the JIT to compile jOOQ's building of its update, which took tens of milliseconds interpreted
- * (docs/benchmarks.md, issue 17). Each runs on the connection, and so in the transaction, it is
+ * (docs/benchmarks-history.md, issue 17). Each runs on the connection, and so in the transaction, it is
  * given; {@link PostgresEpochLog} decides what they mean.
  */
 final class EpochStatements {

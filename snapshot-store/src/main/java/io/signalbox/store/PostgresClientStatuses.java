@@ -54,7 +54,7 @@ final class PostgresClientStatuses implements ClientStatusStore {
    * Every row in one statement whatever their number: one array per column, {@code unnest}ed into
    * rows. The recorder writes a row per client and type after every change (a thousand clients, a
    * thousand rows); built as a multi-row {@code VALUES} with a bind value per cell, rendering that
-   * statement was most of the server's CPU per change (docs/benchmarks.md, issue 17). Times travel
+   * statement was most of the server's CPU per change (docs/benchmarks-history.md, issue 17). Times travel
    * as microseconds since the epoch, PostgreSQL's own precision.
    */
   private static void upsert(Connection c, List<ClientRecord> rows) throws SQLException {

@@ -31,7 +31,7 @@ final class PostgresLeaseStore implements LeaseStore {
   }
 
   // The registry sweeps every second: these two run as SQL written once, not rendered by jOOQ each
-  // time (docs/benchmarks.md, issue 17). Sorted here, not by the database: its collation need not
+  // time (docs/benchmarks-history.md, issue 17). Sorted here, not by the database: its collation need not
   // order strings as Java does.
   private static final String COLUMNS =
       "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at";

@@ -62,7 +62,7 @@ final class ClientRows {
    *
    * <p>Field by field, not as a copy compared with the records' equals: the recorder asks this of
    * every row it looks at, and the records' generated equals (method handles, inlined) made its
-   * loop the costliest method C2 compiled in a run (docs/benchmarks.md). ClientRowsTest checks
+   * loop the costliest method C2 compiled in a run (docs/benchmarks-history.md). ClientRowsTest checks
    * that every component but {@code lastSeenAt} and the delivery fields counts.
    */
   static boolean sameButSeenAndDelivery(ClientRecord a, ClientRecord b) {

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * a change that is not delivery (a NACK, a standing NACK cleared, a new type, the stream closing,
  * which writes how far it got), or for another replica to appear, whichever comes first. Standalone, a change of
  * endpoints writes no rows at all, where it wrote a thousand rows per thousand clients
- * (docs/benchmarks.md, issue 17, eighth part). A crash can leave rows a minute behind in delivery;
+ * (docs/benchmarks-history.md, issue 17, eighth part). A crash can leave rows a minute behind in delivery;
  * a restart marks them disconnected in any case.
  *
  * <p>The xDS server stays the source of truth: a store outage loses no state here, it only delays

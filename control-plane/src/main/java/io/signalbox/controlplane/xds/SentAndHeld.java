@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * What one client was sent of one type and what it holds (ACKed), stored once. A client holds what
  * it was sent except while a response is unanswered or after it NACKed one, so {@code held} is
  * kept as {@code sent} plus the few names where the two differ ({@code heldApart}). Two full maps
- * per subscription were a third of Signalbox's heap per client at 100 clusters (docs/benchmarks.md).
+ * per subscription were a third of Signalbox's heap per client at 100 clusters (docs/benchmarks-history.md).
  *
  * <p>Not thread-safe: used under the owning stream's lock, like {@link Subscription}.
  */

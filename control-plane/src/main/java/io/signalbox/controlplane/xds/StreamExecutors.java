@@ -15,7 +15,7 @@ import java.util.concurrent.Executor;
  * executor: it is sequential, it is the thread that writes the connection anyway, and a response
  * handed to it is serialized, written and flushed by that one thread, where a pool of our own
  * made each response hop twice (pool thread, then event loop). The CPU that saved was within the
- * load tool's spread (docs/benchmarks.md, "Results: issue 17, fifth part"); the hop is gone all
+ * load tool's spread (docs/benchmarks-history.md, "Results: issue 17, fifth part"); the hop is gone all
  * the same. Off an event loop (a caller that is not grpc's transport) the stream gets a
  * sequential executor over {@code pool}.
  */

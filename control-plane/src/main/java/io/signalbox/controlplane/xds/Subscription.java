@@ -429,7 +429,7 @@ final class Subscription {
   private Outgoing changedOnly(Snapshot snapshot, Set<String> changed, Subscription parentHeld, Instant now) {
     TypeResources current = offered(snapshot);
     // In name order, as the names are walked; a LinkedHashMap as on the full path, so the code
-    // that sends it sees one collection class (a second one cost a C2 recompile, docs/benchmarks.md).
+    // that sends it sees one collection class (a second one cost a C2 recompile, docs/benchmarks-history.md).
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
     List<String> removed = new ArrayList<>();
     boolean adjustedOffer = false;

@@ -247,7 +247,7 @@ final class XdsStream {
    * method's type profile is shared with every caller in the process; inlined here, it speculated on
    * the one map class it had seen, trapped when another came, and this method's first C2 compile
    * was thrown away within a second and compiled again (134 then 391 ms of C2 in one run;
-   * docs/benchmarks.md, issue 17, eighth part).
+   * docs/benchmarks-history.md, issue 17, eighth part).
    */
   private Map<String, TypeStatus> reported() {
     String[] urls = new String[TYPES];

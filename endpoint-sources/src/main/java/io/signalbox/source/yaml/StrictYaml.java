@@ -139,7 +139,7 @@ public final class StrictYaml {
    * What binding a record needs of its class, looked up once: its components by name, their
    * generic types and defaults, and its canonical constructor. Reflecting on every record of every
    * read (an endpoint file is a record per endpoint) parsed generic signatures each time, and made
-   * bindRecord the largest method C2 compiled in a run (docs/benchmarks.md).
+   * bindRecord the largest method C2 compiled in a run (docs/benchmarks-history.md).
    */
   private record RecordShape(Map<String, Integer> index, Type[] types, Object[] defaults, Constructor<?> constructor) {
     static final ClassValue<RecordShape> OF = new ClassValue<>() {
