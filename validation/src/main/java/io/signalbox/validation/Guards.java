@@ -52,7 +52,7 @@ public final class Guards {
         }
       }
       int pct = spec.effectiveMassRemovalPercent();
-      if (eligibleBefore > 0 && lost * 100 > (long) pct * eligibleBefore) {
+      if (removesMoreThan(pct, lost, eligibleBefore)) {
         holds.add(new Hold(cluster, MASS_REMOVAL, "cluster '" + cluster + "': one update takes " + lost + " of "
             + eligibleBefore + " eligible endpoints out (" + (lost * 100 / eligibleBefore)
             + "%), more than massRemovalPercent " + pct));
@@ -67,5 +67,14 @@ public final class Guards {
       }
     }
     return holds;
+  }
+
+  /**
+   * The share rule of every removal guard: {@code removed} of {@code total} is more than
+   * {@code percent} per cent of it. Endpoints ({@code massRemovalPercent}) and a config's
+   * listeners, route configurations and clusters ({@code configRemovalPercent}) both use it.
+   */
+  public static boolean removesMoreThan(int percent, long removed, long total) {
+    return total > 0 && removed * 100 > (long) percent * total;
   }
 }

@@ -4,6 +4,7 @@ import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.validation.Guards;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -155,7 +156,7 @@ final class ConfigHolds {
     String names = " (" + String.join(", ", removed) + ")";
     if (r == n) {
       found.add("removes every " + noun + ", " + r + " of " + n + names);
-    } else if (r * 100L > (long) percent * n) {
+    } else if (Guards.removesMoreThan(percent, r, n)) {
       found.add("removes " + r + " of " + n + " " + noun + "s" + names + ", more than configRemovalPercent " + percent);
     }
   }
