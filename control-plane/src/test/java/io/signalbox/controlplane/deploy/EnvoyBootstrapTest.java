@@ -2,6 +2,7 @@ package io.signalbox.controlplane.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.util.Durations;
 import com.google.protobuf.util.JsonFormat;
@@ -11,6 +12,8 @@ import io.envoyproxy.envoy.config.core.v3.ApiConfigSource;
 import io.envoyproxy.envoy.config.core.v3.BackoffStrategy;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -56,12 +59,34 @@ class EnvoyBootstrapTest {
     assertThat(address.getPortValue()).isEqualTo(xds.getSpec().getPorts().get(0).getPort());
   }
 
+  @Test
+  void speaksTlsToTheXdsPortCheckingANameTheCertManagerCertificateCarries() throws IOException {
+    Cluster signalbox = bootstrap().getStaticResources().getClusters(0);
+    String dialled = signalbox.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint()
+        .getAddress().getSocketAddress().getAddress();
+
+    assertThat(signalbox.getTransportSocket().getName()).isEqualTo("envoy.transport_sockets.tls");
+    UpstreamTlsContext tls = signalbox.getTransportSocket().getTypedConfig().unpack(UpstreamTlsContext.class);
+    assertThat(tls.getSni()).isEqualTo(dialled);
+    assertThat(tls.getCommonTlsContext().getAlpnProtocolsList()).containsExactly("h2");
+    CertificateValidationContext validation = tls.getCommonTlsContext().getValidationContext();
+    assertThat(validation.getTrustedCa().getFilename()).endsWith("/ca.crt");
+    assertThat(validation.getMatchTypedSubjectAltNamesList()).singleElement()
+        .satisfies(san -> assertThat(san.getMatcher().getExact()).isEqualTo(dialled));
+    JsonNode certificate = DeployedConfig.tree(Files.readString(
+        RenderedOverlay.KUBERNETES.resolve("cert-manager").resolve("certificate.yaml")));
+    java.util.List<String> dnsNames = new java.util.ArrayList<>();
+    certificate.at("/spec/dnsNames").forEach(n -> dnsNames.add(n.asText()));
+    assertThat(dnsNames).contains(dialled);
+  }
+
   private static Bootstrap bootstrap() throws IOException {
     String json = new ObjectMapper().writeValueAsString(
         new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(Files.readString(BOOTSTRAP)));
     Bootstrap.Builder builder = Bootstrap.newBuilder();
     JsonFormat.parser()
-        .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(HttpProtocolOptions.getDescriptor()).build())
+        .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(HttpProtocolOptions.getDescriptor())
+            .add(UpstreamTlsContext.getDescriptor()).build())
         .merge(json, builder);
     return builder.build();
   }

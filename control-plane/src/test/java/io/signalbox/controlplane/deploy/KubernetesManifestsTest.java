@@ -2,6 +2,7 @@ package io.signalbox.controlplane.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.signalbox.controlplane.Main;
@@ -22,6 +24,8 @@ import io.signalbox.controlplane.cli.OfflineValidation;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.TokenSettings;
+import io.signalbox.controlplane.config.XdsTlsSettings;
+import io.signalbox.controlplane.tls.TestPki;
 import io.signalbox.source.yaml.Parsed;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +37,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,6 +49,9 @@ import picocli.CommandLine.ParseResult;
  * deploys: the admin server's routes, the CLI's {@code serve}, the config loader and validator.
  */
 class KubernetesManifestsTest {
+
+  /** The Secret holding xds.tls's certificate and key (deploy/kubernetes/cert-manager writes it). */
+  static final String XDS_TLS_SECRET = "signalbox-xds-tls";
 
   private static List<AdminServer.Route> adminRoutes;
 
@@ -211,9 +219,83 @@ class KubernetesManifestsTest {
   void theMountedConfigPassesTheValidationServeAppliesAtStartup(String overlay) throws IOException {
     RenderedOverlay rendered = RenderedOverlay.of(overlay);
     RenderedOverlay.ConfigFile mounted = rendered.configFile(configPath(rendered));
-    Path file = Files.writeString(dir.resolve(mounted.key()), mounted.text());
+    // The pod's TLS Secret, as cert-manager writes it, under a stand-in for the pod's root.
+    Path root = dir.resolve("pod");
+    XdsTlsSettings tls = config(rendered).xds().tls();
+    TestPki.Issued server = TestPki.ca("signalbox-xds-ca").server("signalbox-xds");
+    Files.createDirectories(under(root, tls.certFile()).getParent());
+    Files.createDirectories(under(root, tls.keyFile()).getParent());
+    TestPki.write(under(root, tls.certFile()), TestPki.pem(server.certificate()));
+    TestPki.write(under(root, tls.keyFile()), TestPki.pem(server.keys().getPrivate()));
+    String text = mounted.text().replace(tls.certFile().getParent() + "/", under(root, tls.certFile()).getParent() + "/");
+    Path file = Files.writeString(dir.resolve(mounted.key()), text);
 
     assertThat(OfflineValidation.problems(file)).as("problems of %s", mounted.configMap()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("overlays")
+  void xdsOnEveryInterfaceIsTlsFromTheMountedSecretNeverPlaintext(String overlay) {
+    RenderedOverlay rendered = RenderedOverlay.of(overlay);
+    SignalboxConfig config = config(rendered);
+
+    assertThat(config.xds().address()).isEqualTo("0.0.0.0");
+    XdsTlsSettings tls = config.xds().tls();
+    assertThat(tls).as("xds.tls of %s", overlay).isNotNull();
+    for (Path file : List.of(tls.certFile(), tls.keyFile())) {
+      assertThat(file).isAbsolute();
+      Volume volume = mountedAt(rendered, file.getParent());
+      assertThat(volume.getSecret()).as("volume %s holding %s", volume.getName(), file).isNotNull();
+      assertThat(volume.getSecret().getSecretName()).isEqualTo(XDS_TLS_SECRET);
+      // Not optional: a missing Secret keeps the pod from starting instead of serving plaintext.
+      assertThat(volume.getSecret().getOptional()).isNotEqualTo(Boolean.TRUE);
+    }
+  }
+
+  @Test
+  void certManagerIssuesTheMountedSecretForTheXdsServiceFromACaOfItsOwn() {
+    RenderedOverlay rendered = RenderedOverlay.of("standalone");
+    String namespace = rendered.deployment().getMetadata().getNamespace();
+    List<JsonNode> issued = RenderedOverlay.documents(RenderedOverlay.KUBERNETES.resolve("cert-manager"));
+    Map<String, JsonNode> issuers = byName(issued, "Issuer");
+    Map<String, JsonNode> certificates = byName(issued, "Certificate");
+
+    assertThat(issued).allSatisfy(o -> assertThat(o.at("/metadata/namespace").asText()).isEqualTo(namespace));
+    JsonNode serving = certificates.values().stream()
+        .filter(c -> c.at("/spec/secretName").asText().equals(XDS_TLS_SECRET)).findFirst()
+        .orElseThrow(() -> new AssertionError("no Certificate writes the Secret " + XDS_TLS_SECRET));
+    List<String> dnsNames = new java.util.ArrayList<>();
+    serving.at("/spec/dnsNames").forEach(n -> dnsNames.add(n.asText()));
+    assertThat(dnsNames).contains("signalbox-xds." + namespace + ".svc");
+    assertThat(rendered.named(Service.class, "signalbox-xds")).isNotNull();
+    // Every issuerRef resolves inside the kustomization, down to a self-signed root, and a CA
+    // issuer's key pair is a CA certificate's Secret.
+    JsonNode issuer = issuers.get(serving.at("/spec/issuerRef/name").asText());
+    assertThat(issuer).as("issuer of %s", serving.at("/metadata/name").asText()).isNotNull();
+    String caSecret = issuer.at("/spec/ca/secretName").asText();
+    JsonNode ca = certificates.values().stream().filter(c -> c.at("/spec/secretName").asText().equals(caSecret))
+        .findFirst().orElseThrow(() -> new AssertionError("no Certificate writes the CA Secret " + caSecret));
+    assertThat(ca.at("/spec/isCA").asBoolean()).isTrue();
+    assertThat(issuers.get(ca.at("/spec/issuerRef/name").asText()).at("/spec/selfSigned").isObject()).isTrue();
+  }
+
+  private static Map<String, JsonNode> byName(List<JsonNode> objects, String kind) {
+    Map<String, JsonNode> named = new java.util.HashMap<>();
+    objects.stream().filter(o -> o.path("kind").asText().equals(kind))
+        .forEach(o -> named.put(o.at("/metadata/name").asText(), o));
+    return named;
+  }
+
+  private static Volume mountedAt(RenderedOverlay rendered, Path dir) {
+    VolumeMount mount = rendered.container().getVolumeMounts().stream()
+        .filter(m -> Path.of(m.getMountPath()).equals(dir)).findFirst()
+        .orElseThrow(() -> new AssertionError(rendered.name() + ": nothing is mounted at " + dir));
+    assertThat(mount.getReadOnly()).as("mount at %s read-only", dir).isTrue();
+    return rendered.volume(mount.getName());
+  }
+
+  private static Path under(Path root, Path absolute) {
+    return root.resolve(absolute.toString().substring(1));
   }
 
   static Path configPath(RenderedOverlay rendered) {

@@ -66,6 +66,28 @@ record RenderedOverlay(String name, List<HasMetadata> objects) {
     return Optional.empty();
   }
 
+  /**
+   * The objects a kustomization outside {@code overlays} renders to, as YAML trees: for kinds
+   * fabric8 has no type for (cert-manager's). Skips the test without kubectl.
+   */
+  static List<JsonNode> documents(Path dir) {
+    Optional<Path> kubectl = kubectl();
+    Assumptions.assumeTrue(kubectl.isPresent(), "kubectl is not installed: " + dir + " is not rendered");
+    List<JsonNode> objects = new ArrayList<>();
+    try (MappingIterator<JsonNode> documents = new YAMLMapper().readerFor(JsonNode.class)
+        .readValues(render(kubectl.get(), dir))) {
+      while (documents.hasNext()) {
+        JsonNode document = documents.next();
+        if (document != null && !document.isEmpty()) {
+          objects.add(document);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the rendered " + dir, e);
+    }
+    return List.copyOf(objects);
+  }
+
   private static String render(Path kubectl, Path dir) {
     try {
       Process process = new ProcessBuilder(kubectl.toString(), "kustomize", dir.toString()).start();
