@@ -73,6 +73,15 @@ public final class ClientOptions {
     out().flush();
   }
 
+  /** A write's answer: the JSON itself with {@code -o json}, else the one line that says what happened. */
+  void answered(JsonNode answer, String line) {
+    if (json()) {
+      print(answer);
+    } else {
+      println(line);
+    }
+  }
+
   /** {@code http(s)://host[:port]}, without a trailing slash; anything else is a usage error. */
   static final class ServerUrl implements ITypeConverter<String> {
     @Override

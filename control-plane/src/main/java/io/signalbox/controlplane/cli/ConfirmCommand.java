@@ -1,8 +1,5 @@
 package io.signalbox.controlplane.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -35,24 +32,14 @@ public final class ConfirmCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Target target;
 
-  @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
-  String reason;
+  @Mixin Reason reason;
 
   @Override
   public Integer call() {
-    Map<String, String> body = new LinkedHashMap<>();
-    if (reason != null) {
-      body.put("reason", reason);
-    }
     String path = target.config ? "/api/v1/config/confirm"
         : "/api/v1/clusters/" + AdminClient.segment(target.cluster) + "/confirm";
-    JsonNode answer = options.client().post(path, body);
-    if (options.json()) {
-      options.print(answer);
-    } else {
-      options.println(target.config ? "confirmed the held config reload"
-          : "confirmed the held update of " + target.cluster);
-    }
+    options.answered(options.client().post(path, reason.body()), target.config ? "confirmed the held config reload"
+        : "confirmed the held update of " + target.cluster);
     return 0;
   }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,8 +43,7 @@ public final class DrainCommand implements Callable<Integer> {
       description = "The endpoint; IPv6 as [::1]:8080.")
   String endpoint;
 
-  @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
-  String reason;
+  @Mixin Reason reason;
 
   @Option(names = "--deadline", paramLabel = "DURATION", converter = Arguments.DurationText.class,
       description = "The drain's own deadline, kept by the server: how long existing work on the endpoint may take "
@@ -67,10 +65,7 @@ public final class DrainCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     String path = "/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/" + AdminClient.segment(endpoint)
         + "/drain";
-    Map<String, String> body = new LinkedHashMap<>();
-    if (reason != null) {
-      body.put("reason", reason);
-    }
+    Map<String, Object> body = reason.body();
     if (deadline != null) {
       body.put("deadline", deadline);
     }

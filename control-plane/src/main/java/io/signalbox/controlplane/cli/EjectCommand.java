@@ -1,12 +1,9 @@
 package io.signalbox.controlplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code signalbox eject CLUSTER ADDRESS:PORT}: out for a while, within the cluster's ejection cap. */
@@ -24,22 +21,13 @@ public final class EjectCommand implements Callable<Integer> {
       description = "The endpoint; IPv6 as [::1]:8080.")
   String endpoint;
 
-  @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
-  String reason;
+  @Mixin Reason reason;
 
   @Override
   public Integer call() {
-    Map<String, String> body = new LinkedHashMap<>();
-    if (reason != null) {
-      body.put("reason", reason);
-    }
     JsonNode answer = options.client().post("/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/"
-        + AdminClient.segment(endpoint) + "/eject", body);
-    if (options.json()) {
-      options.print(answer);
-    } else {
-      options.println("ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for")));
-    }
+        + AdminClient.segment(endpoint) + "/eject", reason.body());
+    options.answered(answer, "ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for")));
     return 0;
   }
 }

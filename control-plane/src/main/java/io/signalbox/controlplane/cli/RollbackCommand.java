@@ -1,7 +1,6 @@
 package io.signalbox.controlplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,17 +21,13 @@ public final class RollbackCommand implements Callable<Integer> {
   @Option(names = "--to", paramLabel = "N", description = "The epoch to restore. Default: the last safe one.")
   Long to;
 
-  @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
-  String reason;
+  @Mixin Reason reason;
 
   @Override
   public Integer call() {
-    Map<String, Object> body = new LinkedHashMap<>();
+    Map<String, Object> body = reason.body();
     if (to != null) {
       body.put("to", to);
-    }
-    if (reason != null) {
-      body.put("reason", reason);
     }
     JsonNode answer = options.client().post("/api/v1/rollback", body);
     if (options.json()) {
