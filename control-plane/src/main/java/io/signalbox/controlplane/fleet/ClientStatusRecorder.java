@@ -205,6 +205,16 @@ public final class ClientStatusRecorder implements AutoCloseable {
         next.put(c.streamId(), before);
         continue;
       }
+      if (before != null && !read
+          && Duration.between(before.oldestRow(), now).compareTo(settings.refresh()) < 0
+          && ClientRows.everyTypeAcked(before.status()) && ClientRows.sameButDelivery(before.status(), c)) {
+        // Moved in delivery only since the last look, which wrote or held back every row of it (so
+        // each stored row is the last look's but for delivery), none due, nobody reading them: the
+        // rows built below would all be held back. Held back is marked without comparing delivery,
+        // so a replica that appears makes the next look build and compare them.
+        next.put(c.streamId(), new Seen(c, before.oldestRow(), true));
+        continue;
+      }
       Instant oldest = now;
       boolean heldBack = false;
       for (ClientRecord row : ClientRows.of(settings.replicaId(), c, now)) {
