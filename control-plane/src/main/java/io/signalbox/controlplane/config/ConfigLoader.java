@@ -6,6 +6,7 @@ import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -23,6 +23,7 @@ import io.signalbox.model.WeightedClusterSpec;
 import io.signalbox.model.WeightedRoundRobinSpec;
 import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -210,6 +211,14 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
+  }
+
+  @Test
+  void refusesAnotherDriversJdbcUrlAtLoadAndAcceptsEveryPostgresqlOne() {
+    assertThat(problems("store: { url: \"jdbc:mysql://db/signalbox\" }\n")).containsExactly(
+        "signalbox.yaml: store.url: must be 'embedded', 'memory' or a jdbc:postgresql:// URL, "
+            + "was 'jdbc:mysql://db/signalbox' [server]");
+    assertThat(ok("store: { url: \"jdbc:postgresql:signalbox\" }\n").store().external()).isTrue();
   }
 
   @Test
