@@ -68,12 +68,12 @@ public final class ServeCommand implements Callable<Integer> {
         first(databaseUrl, System.getenv("SIGNALBOX_DATABASE_URL"), cfg.store().url()),
         first(databaseUser, System.getenv("SIGNALBOX_DATABASE_USER"), cfg.store().user()),
         first(databasePassword, System.getenv("SIGNALBOX_DATABASE_PASSWORD"), cfg.store().password()));
-    // The same rule the config's store.url is held to: a URL from the flag or the environment that
-    // names no store is an exit with its reason, not a stack trace from the store.
+    // The rule the config's store.url was held to at load: a URL from the flag or the environment
+    // that names no store is an exit with its reason, not a stack trace from the store.
     java.util.Optional<String> badUrl = StoreSettings.urlProblem(target.url());
     if (badUrl.isPresent()) {
-      return invalid(err, file, List.of(Violation.error(SettingsChecks.RULE, file.toString(), "store.url",
-          badUrl.get())));
+      String from = databaseUrl != null ? "--database-url" : "SIGNALBOX_DATABASE_URL";
+      return invalid(err, file, List.of(Violation.error(SettingsChecks.RULE, file.toString(), from, badUrl.get())));
     }
     JvmSettings.advice(JvmSettings.notInEffect(), JvmSettings.collector()).ifPresent(log::info);
     JvmSettings.heapAdvice().ifPresent(log::warn);
