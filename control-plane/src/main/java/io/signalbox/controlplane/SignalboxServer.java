@@ -29,6 +29,7 @@ import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.store.Stores;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
@@ -80,11 +81,8 @@ public final class SignalboxServer implements AutoCloseable {
     this.admin = admin;
   }
 
-  /** Which database to use: the config's {@code store} section, unless the command line overrides it. */
-  public record StoreTarget(String url, Path dataDir, String user, String password) {}
-
-  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock) {
-    return start(configFile, config, storeTarget, clock, List.of());
+  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreSettings storeSettings, Clock clock) {
+    return start(configFile, config, storeSettings, clock, List.of());
   }
 
   /** The inputs were invalid at startup and nothing is stored to serve meanwhile. */
@@ -95,16 +93,18 @@ public final class SignalboxServer implements AutoCloseable {
   }
 
   /**
+   * @param storeSettings the config's {@code store} section, with the command line's or the
+   *     environment's connection put in ({@link StoreSettings#withConnection})
    * @param inputProblems what is wrong with the inputs as they are now (endpoint files, the
    *     config's listeners, routes and clusters): with a stored epoch the server starts, serves it
    *     and reports them as a rejection (the writer publishes nothing until the inputs make a valid
    *     epoch: fail static); with none it throws {@link NothingStoredToServe} and leaves nothing
    *     running
    */
-  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreTarget storeTarget, Clock clock,
+  public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreSettings storeSettings, Clock clock,
       List<io.signalbox.validation.Violation> inputProblems) {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    SnapshotStore store = openStore(storeTarget, clock);
+    SnapshotStore store = Stores.open(storeSettings, clock);
     Snapshot restored = store.latest().map(Snapshot::fromEnvelope).orElse(null);
     if (!inputProblems.isEmpty() && restored == null) {
       store.close();
@@ -115,7 +115,7 @@ public final class SignalboxServer implements AutoCloseable {
         EdgeSettings.from(config.xds()), refusal -> store.audit(new AuditEntry(refusal.at(),
             "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())));
     // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
-    Replica replica = isExternal(storeTarget)
+    Replica replica = storeSettings.external()
         ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)
         : Replica.standalone(ClientStatusRecorder.thisProcess(), ads, store, clock);
     XdsServer xds = replica.xds();
@@ -184,21 +184,11 @@ public final class SignalboxServer implements AutoCloseable {
         configWatch, admin, replica);
   }
 
-  /** An external PostgreSQL: what replicas share. {@code embedded} and {@code memory} are one process's. */
-  static boolean isExternal(StoreTarget target) {
-    return target.url() != null && target.url().startsWith("jdbc:");
-  }
-
   static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
     List<Waves.Wave> waves = settings.waves().stream()
         .map(w -> new Waves.Wave(w.name(), java.util.Set.copyOf(w.nodeClusters()), w.metadata(), w.bake()))
         .toList();
     return new RolloutPolicy(new Waves(waves), settings.settle(), settings.rollbackOnNack());
-  }
-
-  private static SnapshotStore openStore(StoreTarget target, Clock clock) {
-    return Stores.open(new io.signalbox.store.StoreSettings(target.url(), target.dataDir(), target.user(),
-        target.password()), clock);
   }
 
   /**

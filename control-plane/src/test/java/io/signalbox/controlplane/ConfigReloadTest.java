@@ -10,6 +10,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -87,7 +88,7 @@ class ConfigReloadTest {
         """);
     config = write("signalbox.yaml", config(SETTINGS, "billing", "search"));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg, new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null,
+    server = SignalboxServer.start(config, cfg, new StoreSettings("memory", dir.resolve("data"), null,
         null), Clock.systemUTC());
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     client = new AnsweringAdsClient(server.xdsPort(), "node-1", "web");

@@ -1,13 +1,10 @@
 package io.signalbox.store;
 
 import java.time.Clock;
+import java.util.Objects;
 
 /** Opens the store that {@link StoreSettings} names. */
 public final class Stores {
-
-  public static final String EMBEDDED = "embedded";
-  public static final String MEMORY = "memory";
-  private static final String JDBC_PREFIX = "jdbc:postgresql:";
 
   private Stores() {}
 
@@ -20,10 +17,13 @@ public final class Stores {
    */
   public static SnapshotStore open(StoreSettings settings, Clock clock) {
     String url = settings.url();
-    if (url.equals(MEMORY)) {
+    StoreSettings.urlProblem(url).ifPresent(problem -> {
+      throw new IllegalArgumentException("store.url " + problem);
+    });
+    if (settings.memory()) {
       return new InMemorySnapshotStore(clock);
     }
-    if (url.equals(EMBEDDED)) {
+    if (settings.embedded()) {
       EmbeddedDatabase server = EmbeddedDatabase.start(EmbeddedDatabase.clusterDirectory(settings.dataDir()));
       try {
         return PostgresSnapshotStore.open(server.jdbcUrl(), EmbeddedDatabase.USER, "", clock, server::stop);
@@ -32,10 +32,7 @@ public final class Stores {
         throw e;
       }
     }
-    if (url.startsWith(JDBC_PREFIX)) {
-      return PostgresSnapshotStore.open(url, settings.user(), settings.password(), clock);
-    }
-    throw new IllegalArgumentException(
-        "store.url must be 'embedded', 'memory' or a jdbc:postgresql:// URL, was '" + url + "'");
+    return PostgresSnapshotStore.open(url, Objects.requireNonNullElse(settings.user(), ""),
+        Objects.requireNonNullElse(settings.password(), ""), clock);
   }
 }

@@ -3,100 +3,164 @@ package io.signalbox.model;
 import java.time.Duration;
 
 /**
- * A cluster as the operator declared it. Null components are "not set": {@link #withDefaults}
- * fills them from {@code clusterDefaults}, and the translator falls back to Envoy's defaults.
+ * A cluster as the operator declared it, its settings grouped by the policy they make. Null
+ * settings are "not set": {@link #withDefaults} fills them from {@code clusterDefaults} group by
+ * group, the {@code effective*} methods give Signalbox's own defaults (this record is their one
+ * home), and the translator falls back to Envoy's defaults for the rest.
  *
- * @param maxEjectionPercent cap on the share of endpoints outlier detection or operators may eject
- * @param drainTimeout how long a drained endpoint stays DRAINING before it may be removed
- * @param minEligible the fewest eligible endpoints this cluster may be published with, once it had some
- * @param massRemovalPercent one update removing more than this share of endpoints is held
- * @param retryBudget Envoy's cap on concurrent retries to this cluster
- * @param panicThreshold percent of healthy endpoints below which Envoy balances over all; 0 disables
- * @param localityLb how Envoy spreads traffic over zones within a priority
- * @param zoneAware settings for {@link LocalityLb#ZONE_AWARE}
- * @param overprovisioningFactor percent; a priority with fewer healthy endpoints than 100/factor of
- *     its size spills traffic to the next priority (Envoy's default 140)
- * @param maglev settings for {@link LbPolicy#MAGLEV}
- * @param weightedRoundRobin settings for {@link LbPolicy#WEIGHTED_ROUND_ROBIN}
+ * <p>The groups are {@link Inline}: the config file keeps one flat mapping per cluster
+ * ({@code lbPolicy}, {@code drainTimeout}, ... side by side, as docs/configuration.md shows), so a
+ * group is a unit of code, never a key. A new setting is one component of the group it belongs to
+ * plus one line of that group's {@code or}; a default for it is one constant and one
+ * {@code effective*} method here.
+ *
+ * @param name null only for {@code clusterDefaults}
  */
 public record ClusterSpec(
     String name,
-    LbPolicy lbPolicy,
-    Duration connectTimeout,
-    Duration slowStart,
-    Integer maxEjectionPercent,
-    OutlierDetectionSpec outlierDetection,
-    CircuitBreakersSpec circuitBreakers,
-    HealthCheckSpec healthCheck,
-    RingHashSpec ringHash,
-    LeastRequestSpec leastRequest,
-    Duration drainTimeout,
-    Integer minEligible,
-    Integer massRemovalPercent,
-    RetryBudgetSpec retryBudget,
-    Integer panicThreshold,
-    LocalityLb localityLb,
-    ZoneAwareSpec zoneAware,
-    Integer overprovisioningFactor,
-    MaglevSpec maglev,
-    WeightedRoundRobinSpec weightedRoundRobin) {
+    @Inline Balancing balancing,
+    @Inline Connection connection,
+    @Inline Ejection ejection,
+    @Inline Guards guards,
+    @Inline Locality locality) {
 
+  public static final LbPolicy DEFAULT_LB_POLICY = LbPolicy.ROUND_ROBIN;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+  /** Envoy's own default, which operators' ejections are held to as outlier detection's are. */
+  public static final int DEFAULT_MAX_EJECTION_PERCENT = 10;
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MIN_ELIGIBLE = 1;
   public static final int DEFAULT_MASS_REMOVAL_PERCENT = 50;
 
-  /** A cluster without traffic policy (retry budget, panic threshold, locality, failover, WRR). */
-  public ClusterSpec(
-      String name,
-      LbPolicy lbPolicy,
-      Duration connectTimeout,
-      Duration slowStart,
-      Integer maxEjectionPercent,
-      OutlierDetectionSpec outlierDetection,
-      CircuitBreakersSpec circuitBreakers,
-      HealthCheckSpec healthCheck,
-      RingHashSpec ringHash,
-      LeastRequestSpec leastRequest,
-      Duration drainTimeout,
-      Integer minEligible,
-      Integer massRemovalPercent) {
-    this(name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-        healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
-        null, null, null, null, null, null, null);
+  public ClusterSpec {
+    balancing = balancing == null ? Balancing.UNSET : balancing;
+    connection = connection == null ? Connection.UNSET : connection;
+    ejection = ejection == null ? Ejection.UNSET : ejection;
+    guards = guards == null ? Guards.UNSET : guards;
+    locality = locality == null ? Locality.UNSET : locality;
+  }
+
+  /**
+   * How Envoy picks an endpoint within a locality.
+   *
+   * @param slowStart how long a new endpoint's share of traffic ramps up
+   * @param panicThreshold percent of healthy endpoints below which Envoy balances over all; 0 disables
+   * @param ringHash settings for {@link LbPolicy#RING_HASH}
+   * @param leastRequest settings for {@link LbPolicy#LEAST_REQUEST}
+   * @param maglev settings for {@link LbPolicy#MAGLEV}
+   * @param weightedRoundRobin settings for {@link LbPolicy#WEIGHTED_ROUND_ROBIN}
+   */
+  public record Balancing(LbPolicy lbPolicy, Duration slowStart, Integer panicThreshold, RingHashSpec ringHash,
+      LeastRequestSpec leastRequest, MaglevSpec maglev, WeightedRoundRobinSpec weightedRoundRobin) {
+    public static final Balancing UNSET = new Balancing(null, null, null, null, null, null, null);
+
+    public static Balancing of(LbPolicy lbPolicy) {
+      return new Balancing(lbPolicy, null, null, null, null, null, null);
+    }
+
+    Balancing or(Balancing d) {
+      return new Balancing(ClusterSpec.or(lbPolicy, d.lbPolicy), ClusterSpec.or(slowStart, d.slowStart),
+          ClusterSpec.or(panicThreshold, d.panicThreshold), ClusterSpec.or(ringHash, d.ringHash),
+          ClusterSpec.or(leastRequest, d.leastRequest), ClusterSpec.or(maglev, d.maglev),
+          ClusterSpec.or(weightedRoundRobin, d.weightedRoundRobin));
+    }
+  }
+
+  /**
+   * How clients connect to the endpoints and how much they may ask of them.
+   *
+   * @param retryBudget Envoy's cap on concurrent retries to this cluster
+   */
+  public record Connection(Duration connectTimeout, CircuitBreakersSpec circuitBreakers, RetryBudgetSpec retryBudget,
+      HealthCheckSpec healthCheck) {
+    public static final Connection UNSET = new Connection(null, null, null, null);
+
+    Connection or(Connection d) {
+      return new Connection(ClusterSpec.or(connectTimeout, d.connectTimeout),
+          ClusterSpec.or(circuitBreakers, d.circuitBreakers), ClusterSpec.or(retryBudget, d.retryBudget),
+          ClusterSpec.or(healthCheck, d.healthCheck));
+    }
+  }
+
+  /**
+   * Taking misbehaving endpoints out of rotation.
+   *
+   * @param maxEjectionPercent cap on the share of endpoints outlier detection or operators may eject
+   */
+  public record Ejection(Integer maxEjectionPercent, OutlierDetectionSpec outlierDetection) {
+    public static final Ejection UNSET = new Ejection(null, null);
+
+    Ejection or(Ejection d) {
+      return new Ejection(ClusterSpec.or(maxEjectionPercent, d.maxEjectionPercent),
+          ClusterSpec.or(outlierDetection, d.outlierDetection));
+    }
+  }
+
+  /**
+   * What Signalbox itself holds back, whatever the sources say.
+   *
+   * @param minEligible the fewest eligible endpoints this cluster may be published with, once it had some
+   * @param massRemovalPercent one update removing more than this share of endpoints is held
+   * @param drainTimeout how long a drained endpoint stays DRAINING before it may be removed
+   */
+  public record Guards(Integer minEligible, Integer massRemovalPercent, Duration drainTimeout) {
+    public static final Guards UNSET = new Guards(null, null, null);
+
+    Guards or(Guards d) {
+      return new Guards(ClusterSpec.or(minEligible, d.minEligible),
+          ClusterSpec.or(massRemovalPercent, d.massRemovalPercent), ClusterSpec.or(drainTimeout, d.drainTimeout));
+    }
+  }
+
+  /**
+   * How traffic spreads over zones and priorities.
+   *
+   * @param localityLb how Envoy spreads traffic over zones within a priority
+   * @param zoneAware settings for {@link LocalityLb#ZONE_AWARE}
+   * @param overprovisioningFactor percent; a priority with fewer healthy endpoints than 100/factor of
+   *     its size spills traffic to the next priority (Envoy's default 140)
+   */
+  public record Locality(LocalityLb localityLb, ZoneAwareSpec zoneAware, Integer overprovisioningFactor) {
+    public static final Locality UNSET = new Locality(null, null, null);
+
+    Locality or(Locality d) {
+      return new Locality(ClusterSpec.or(localityLb, d.localityLb), ClusterSpec.or(zoneAware, d.zoneAware),
+          ClusterSpec.or(overprovisioningFactor, d.overprovisioningFactor));
+    }
   }
 
   /** A cluster with only a name: what a source-discovered cluster starts from. */
   public static ClusterSpec named(String name) {
-    return new ClusterSpec(name, null, null, null, null, null, null, null, null, null, null, null, null);
+    return new ClusterSpec(name, null, null, null, null, null);
   }
 
-  /** This cluster with every unset component taken from {@code defaults}. */
+  public ClusterSpec with(Balancing value) {
+    return new ClusterSpec(name, value, connection, ejection, guards, locality);
+  }
+
+  public ClusterSpec with(Connection value) {
+    return new ClusterSpec(name, balancing, value, ejection, guards, locality);
+  }
+
+  public ClusterSpec with(Ejection value) {
+    return new ClusterSpec(name, balancing, connection, value, guards, locality);
+  }
+
+  public ClusterSpec with(Guards value) {
+    return new ClusterSpec(name, balancing, connection, ejection, value, locality);
+  }
+
+  public ClusterSpec with(Locality value) {
+    return new ClusterSpec(name, balancing, connection, ejection, guards, value);
+  }
+
+  /** This cluster with every unset setting taken from {@code defaults}, group by group. */
   public ClusterSpec withDefaults(ClusterSpec defaults) {
     if (defaults == null) {
       return this;
     }
-    return new ClusterSpec(
-        name,
-        or(lbPolicy, defaults.lbPolicy),
-        or(connectTimeout, defaults.connectTimeout),
-        or(slowStart, defaults.slowStart),
-        or(maxEjectionPercent, defaults.maxEjectionPercent),
-        or(outlierDetection, defaults.outlierDetection),
-        or(circuitBreakers, defaults.circuitBreakers),
-        or(healthCheck, defaults.healthCheck),
-        or(ringHash, defaults.ringHash),
-        or(leastRequest, defaults.leastRequest),
-        or(drainTimeout, defaults.drainTimeout),
-        or(minEligible, defaults.minEligible),
-        or(massRemovalPercent, defaults.massRemovalPercent),
-        or(retryBudget, defaults.retryBudget),
-        or(panicThreshold, defaults.panicThreshold),
-        or(localityLb, defaults.localityLb),
-        or(zoneAware, defaults.zoneAware),
-        or(overprovisioningFactor, defaults.overprovisioningFactor),
-        or(maglev, defaults.maglev),
-        or(weightedRoundRobin, defaults.weightedRoundRobin));
+    return new ClusterSpec(name, balancing.or(defaults.balancing), connection.or(defaults.connection),
+        ejection.or(defaults.ejection), guards.or(defaults.guards), locality.or(defaults.locality));
   }
 
   /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */
@@ -106,23 +170,27 @@ public record ClusterSpec(
   }
 
   public LbPolicy effectiveLbPolicy() {
-    return lbPolicy == null ? LbPolicy.ROUND_ROBIN : lbPolicy;
+    return or(balancing.lbPolicy(), DEFAULT_LB_POLICY);
   }
 
   public Duration effectiveConnectTimeout() {
-    return connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
+    return or(connection.connectTimeout(), DEFAULT_CONNECT_TIMEOUT);
+  }
+
+  public int effectiveMaxEjectionPercent() {
+    return or(ejection.maxEjectionPercent(), DEFAULT_MAX_EJECTION_PERCENT);
   }
 
   public Duration effectiveDrainTimeout() {
-    return drainTimeout == null ? DEFAULT_DRAIN_TIMEOUT : drainTimeout;
+    return or(guards.drainTimeout(), DEFAULT_DRAIN_TIMEOUT);
   }
 
   public int effectiveMinEligible() {
-    return minEligible == null ? DEFAULT_MIN_ELIGIBLE : minEligible;
+    return or(guards.minEligible(), DEFAULT_MIN_ELIGIBLE);
   }
 
   public int effectiveMassRemovalPercent() {
-    return massRemovalPercent == null ? DEFAULT_MASS_REMOVAL_PERCENT : massRemovalPercent;
+    return or(guards.massRemovalPercent(), DEFAULT_MASS_REMOVAL_PERCENT);
   }
 
   private static <T> T or(T value, T fallback) {

@@ -31,21 +31,22 @@ final class ClusterPolicyRules {
 
   static void check(String src, String label, ClusterSpec c, Findings f) {
     LbPolicy policy = c.effectiveLbPolicy();
-    RetryBudgetSpec budget = c.retryBudget();
+    RetryBudgetSpec budget = c.connection().retryBudget();
     if (budget != null) {
       f.range(src, Labels.field(label, "retryBudget.budgetPercent"), budget.budgetPercent(), 0, 100);
       f.range(src, Labels.field(label, "retryBudget.minRetryConcurrency"), budget.minRetryConcurrency(), 0,
           Integer.MAX_VALUE);
-      if (c.circuitBreakers() != null && c.circuitBreakers().maxRetries() != null) {
+      if (c.connection().circuitBreakers() != null && c.connection().circuitBreakers().maxRetries() != null) {
         f.warning("circuit-breakers", src, Labels.field(label, "circuitBreakers.maxRetries"),
             "is ignored by Envoy while retryBudget is set");
       }
     }
-    f.range(src, Labels.field(label, "panicThreshold"), c.panicThreshold(), 0, 100);
+    f.range(src, Labels.field(label, "panicThreshold"), c.balancing().panicThreshold(), 0, 100);
     // Below 100 a priority with every endpoint healthy still hands part of its traffic to the next.
-    f.range(src, Labels.field(label, "overprovisioningFactor"), c.overprovisioningFactor(), 100, Integer.MAX_VALUE);
+    f.range(src, Labels.field(label, "overprovisioningFactor"), c.locality().overprovisioningFactor(), 100,
+        Integer.MAX_VALUE);
     checkLocality(src, label, c, policy, f);
-    MaglevSpec maglev = c.maglev();
+    MaglevSpec maglev = c.balancing().maglev();
     if (maglev != null) {
       if (policy != LbPolicy.MAGLEV) {
         f.error("lb-policy", src, Labels.field(label, "maglev"), "maglev is only supported with MAGLEV, lbPolicy is " + policy);
@@ -57,7 +58,7 @@ final class ClusterPolicyRules {
         f.error(Findings.RANGE, src, Labels.field(label, "maglev.tableSize"), "must be a prime number, was " + size);
       }
     }
-    WeightedRoundRobinSpec wrr = c.weightedRoundRobin();
+    WeightedRoundRobinSpec wrr = c.balancing().weightedRoundRobin();
     if (wrr != null) {
       if (policy != LbPolicy.WEIGHTED_ROUND_ROBIN) {
         f.error("lb-policy", src, Labels.field(label, "weightedRoundRobin"),
@@ -76,7 +77,7 @@ final class ClusterPolicyRules {
   }
 
   private static void checkLocality(String src, String label, ClusterSpec c, LbPolicy policy, Findings f) {
-    LocalityLb locality = c.localityLb();
+    LocalityLb locality = c.locality().localityLb();
     if (locality == LocalityLb.ZONE_AWARE && !ZONE_AWARE_POLICIES.contains(policy)) {
       f.error("lb-policy", src, Labels.field(label, "localityLb"),
           "ZONE_AWARE is only supported with ROUND_ROBIN, LEAST_REQUEST or RANDOM, lbPolicy is " + policy);
@@ -86,7 +87,7 @@ final class ClusterPolicyRules {
       f.error("lb-policy", src, Labels.field(label, "localityLb"),
           "LOCALITY_WEIGHTED is not supported with WEIGHTED_ROUND_ROBIN, which weighs endpoints by their load reports");
     }
-    ZoneAwareSpec zoneAware = c.zoneAware();
+    ZoneAwareSpec zoneAware = c.locality().zoneAware();
     if (zoneAware != null) {
       if (locality != LocalityLb.ZONE_AWARE) {
         f.error("lb-policy", src, Labels.field(label, "zoneAware"),

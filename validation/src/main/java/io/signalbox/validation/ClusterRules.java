@@ -41,16 +41,16 @@ final class ClusterRules {
   }
 
   private static void checkCluster(String src, String label, ClusterSpec c, Findings f) {
-    Duration connect = c.connectTimeout();
+    Duration connect = c.connection().connectTimeout();
     f.positive(src, Labels.field(label, "connectTimeout"), connect);
     if (connect != null && connect.compareTo(MAX_CONNECT_TIMEOUT) > 0) {
       f.error(Findings.RANGE, src, Labels.field(label, "connectTimeout"), "must be <= 1h, was " + Findings.format(connect));
     }
     LbPolicy policy = c.effectiveLbPolicy();
-    f.nonNegative(src, Labels.field(label, "slowStart"), c.slowStart());
+    f.nonNegative(src, Labels.field(label, "slowStart"), c.balancing().slowStart());
     // slowStart: 0s is how a cluster opts out of a slow-start default it cannot use.
-    if (c.slowStart() != null
-        && c.slowStart().compareTo(Duration.ZERO) > 0
+    if (c.balancing().slowStart() != null
+        && c.balancing().slowStart().compareTo(Duration.ZERO) > 0
         && policy != LbPolicy.ROUND_ROBIN
         && policy != LbPolicy.LEAST_REQUEST) {
       f.error(
@@ -59,7 +59,7 @@ final class ClusterRules {
           Labels.field(label, "slowStart"),
           "slowStart is only supported with ROUND_ROBIN or LEAST_REQUEST, lbPolicy is " + policy);
     }
-    RingHashSpec ring = c.ringHash();
+    RingHashSpec ring = c.balancing().ringHash();
     if (ring != null) {
       if (policy != LbPolicy.RING_HASH) {
         f.error("lb-policy", src, Labels.field(label, "ringHash"), "ringHash is only supported with RING_HASH, lbPolicy is " + policy);
@@ -76,7 +76,7 @@ final class ClusterRules {
             "must be <= maximumRingSize (" + ring.maximumRingSize() + "), was " + ring.minimumRingSize());
       }
     }
-    if (c.leastRequest() != null) {
+    if (c.balancing().leastRequest() != null) {
       if (policy != LbPolicy.LEAST_REQUEST) {
         f.error(
             "lb-policy",
@@ -84,15 +84,16 @@ final class ClusterRules {
             Labels.field(label, "leastRequest"),
             "leastRequest is only supported with LEAST_REQUEST, lbPolicy is " + policy);
       }
-      f.range(src, Labels.field(label, "leastRequest.choiceCount"), c.leastRequest().choiceCount(), 2, Integer.MAX_VALUE);
+      f.range(src, Labels.field(label, "leastRequest.choiceCount"), c.balancing().leastRequest().choiceCount(), 2,
+          Integer.MAX_VALUE);
     }
-    f.range(src, Labels.field(label, "maxEjectionPercent"), c.maxEjectionPercent(), 0, 100);
-    checkOutlierDetection(src, label, c.outlierDetection(), f);
-    checkCircuitBreakers(src, label, c.circuitBreakers(), f);
-    checkHealthCheck(src, label, c.healthCheck(), f);
-    f.nonNegative(src, Labels.field(label, "drainTimeout"), c.drainTimeout());
-    f.range(src, Labels.field(label, "minEligible"), c.minEligible(), 0, Integer.MAX_VALUE);
-    f.range(src, Labels.field(label, "massRemovalPercent"), c.massRemovalPercent(), 1, 100);
+    f.range(src, Labels.field(label, "maxEjectionPercent"), c.ejection().maxEjectionPercent(), 0, 100);
+    checkOutlierDetection(src, label, c.ejection().outlierDetection(), f);
+    checkCircuitBreakers(src, label, c.connection().circuitBreakers(), f);
+    checkHealthCheck(src, label, c.connection().healthCheck(), f);
+    f.nonNegative(src, Labels.field(label, "drainTimeout"), c.guards().drainTimeout());
+    f.range(src, Labels.field(label, "minEligible"), c.guards().minEligible(), 0, Integer.MAX_VALUE);
+    f.range(src, Labels.field(label, "massRemovalPercent"), c.guards().massRemovalPercent(), 1, 100);
     ClusterPolicyRules.check(src, label, c, f);
   }
 

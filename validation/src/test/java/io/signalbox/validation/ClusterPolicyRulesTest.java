@@ -22,8 +22,12 @@ class ClusterPolicyRulesTest {
   private static ClusterSpec cluster(LbPolicy policy, CircuitBreakersSpec breakers, RetryBudgetSpec budget,
       Integer panicThreshold, LocalityLb locality, ZoneAwareSpec zoneAware, Integer overprovisioning,
       MaglevSpec maglev, WeightedRoundRobinSpec wrr) {
-    return new ClusterSpec("payments", policy, null, null, null, null, breakers, null, null, null, null, null, null,
-        budget, panicThreshold, locality, zoneAware, overprovisioning, maglev, wrr);
+    return new ClusterSpec("payments",
+        new ClusterSpec.Balancing(policy, null, panicThreshold, null, null, maglev, wrr),
+        new ClusterSpec.Connection(null, breakers, budget, null),
+        null,
+        null,
+        new ClusterSpec.Locality(locality, zoneAware, overprovisioning));
   }
 
   /** The socket listener keeps grpc-xds warnings (MAGLEV) out of these tests. */
@@ -114,8 +118,8 @@ class ClusterPolicyRulesTest {
 
   @Test
   void slowStartIsRefusedWithWeightedRoundRobin() {
-    ClusterSpec c = new ClusterSpec("payments", LbPolicy.WEIGHTED_ROUND_ROBIN, null, Duration.ofSeconds(30), null, null,
-        null, null, null, null, null, null, null);
+    ClusterSpec c = ClusterSpec.named("payments")
+        .with(new ClusterSpec.Balancing(LbPolicy.WEIGHTED_ROUND_ROBIN, Duration.ofSeconds(30), null, null, null, null, null));
     assertThat(check(c)).containsExactly(CLUSTER + "slowStart: slowStart is only supported with ROUND_ROBIN or "
         + "LEAST_REQUEST, lbPolicy is WEIGHTED_ROUND_ROBIN [lb-policy]");
   }

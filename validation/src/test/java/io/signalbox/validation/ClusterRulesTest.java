@@ -17,13 +17,22 @@ class ClusterRulesTest {
 
   private static ClusterSpec cluster(
       LbPolicy policy, Duration connectTimeout, Duration slowStart, Integer maxEjectionPercent) {
-    return new ClusterSpec(
-        "payments", policy, connectTimeout, slowStart, maxEjectionPercent, null, null, null, null, null, null, null, null);
+    return new ClusterSpec("payments",
+        new ClusterSpec.Balancing(policy, slowStart, null, null, null, null, null),
+        new ClusterSpec.Connection(connectTimeout, null, null, null),
+        new ClusterSpec.Ejection(maxEjectionPercent, null),
+        null,
+        null);
   }
 
   private static ClusterSpec with(
       OutlierDetectionSpec od, CircuitBreakersSpec cb, HealthCheckSpec hc, RingHashSpec ring, LeastRequestSpec lr, LbPolicy policy) {
-    return new ClusterSpec("payments", policy, null, null, null, od, cb, hc, ring, lr, null, null, null);
+    return new ClusterSpec("payments",
+        new ClusterSpec.Balancing(policy, null, null, ring, lr, null, null),
+        new ClusterSpec.Connection(null, cb, null, hc),
+        new ClusterSpec.Ejection(null, od),
+        null,
+        null);
   }
 
   @Test
@@ -116,8 +125,7 @@ class ClusterRulesTest {
 
   @Test
   void rejectsGuardsOutOfRange() {
-    ClusterSpec guards = new ClusterSpec(
-        "payments", null, null, null, null, null, null, null, null, null, Duration.ofSeconds(-1), -1, 0);
+    ClusterSpec guards = ClusterSpec.named("payments").with(new ClusterSpec.Guards(-1, 0, Duration.ofSeconds(-1)));
 
     assertThat(rendered(valid(guards)))
         .containsExactly(

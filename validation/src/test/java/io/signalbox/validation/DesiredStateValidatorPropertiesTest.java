@@ -101,11 +101,16 @@ class DesiredStateValidatorPropertiesTest {
     Arbitrary<LeastRequestSpec> lr = ints().map(LeastRequestSpec::new).injectNull(0.5);
     Arbitrary<ClusterSpec> head = Combinators.combine(
             garbage(), Arbitraries.of(LbPolicy.class).injectNull(0.3), durations(), durations(), ints(), od, cb, hc)
-        .as((name, lb, ct, ss, mep, o, c, h) -> new ClusterSpec(name, lb, ct, ss, mep, o, c, h, null, null, null, null, null));
+        .as((name, lb, ct, ss, mep, o, c, h) -> new ClusterSpec(name,
+            new ClusterSpec.Balancing(lb, ss, null, null, null, null, null),
+            new ClusterSpec.Connection(ct, c, null, h),
+            new ClusterSpec.Ejection(mep, o),
+            null,
+            null));
     return Combinators.combine(head, ring, lr, durations(), ints(), ints())
-        .as((c, r, l, dt, me, mr) -> new ClusterSpec(
-            c.name(), c.lbPolicy(), c.connectTimeout(), c.slowStart(), c.maxEjectionPercent(), c.outlierDetection(),
-            c.circuitBreakers(), c.healthCheck(), r, l, dt, me, mr));
+        .as((c, r, l, dt, me, mr) -> c
+            .with(new ClusterSpec.Balancing(c.balancing().lbPolicy(), c.balancing().slowStart(), null, r, l, null, null))
+            .with(new ClusterSpec.Guards(me, mr, dt)));
   }
 
   private static Arbitrary<EndpointSpec> endpoints() {
@@ -159,20 +164,24 @@ class DesiredStateValidatorPropertiesTest {
         .as((lb, ct, mep, od5xx, minEligible, ringMin) -> {
           LbPolicy effective = lb == null ? LbPolicy.ROUND_ROBIN : lb;
           boolean slowStartOk = effective == LbPolicy.ROUND_ROBIN || effective == LbPolicy.LEAST_REQUEST;
-          return new ClusterSpec(
-              name,
-              lb,
-              ct,
-              slowStartOk ? Duration.ofSeconds(30) : null,
-              mep,
-              new OutlierDetectionSpec(od5xx, Duration.ofSeconds(10), Duration.ofSeconds(30), mep),
-              new CircuitBreakersSpec(1024, 1024, null, 3),
-              new HealthCheckSpec(Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 2, "/healthz", false),
-              effective == LbPolicy.RING_HASH && ringMin != null ? new RingHashSpec(ringMin, ringMin * 2) : null,
-              effective == LbPolicy.LEAST_REQUEST ? new LeastRequestSpec(2) : null,
-              Duration.ofSeconds(30),
-              minEligible,
-              50);
+          return new ClusterSpec(name,
+              new ClusterSpec.Balancing(
+                  lb,
+                  slowStartOk ? Duration.ofSeconds(30) : null,
+                  null,
+                  effective == LbPolicy.RING_HASH && ringMin != null ? new RingHashSpec(ringMin, ringMin * 2) : null,
+                  effective == LbPolicy.LEAST_REQUEST ? new LeastRequestSpec(2) : null,
+                  null,
+                  null),
+              new ClusterSpec.Connection(
+                  ct,
+                  new CircuitBreakersSpec(1024, 1024, null, 3),
+                  null,
+                  new HealthCheckSpec(Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 2, "/healthz", false)),
+              new ClusterSpec.Ejection(
+                  mep, new OutlierDetectionSpec(od5xx, Duration.ofSeconds(10), Duration.ofSeconds(30), mep)),
+              new ClusterSpec.Guards(minEligible, 50, Duration.ofSeconds(30)),
+              null);
         });
   }
 

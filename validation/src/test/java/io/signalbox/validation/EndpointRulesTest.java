@@ -86,7 +86,7 @@ class EndpointRulesTest {
 
   @Test
   void usesTheDeclaredMinEligible() {
-    ClusterSpec needsTwo = new ClusterSpec("greeter", null, null, null, null, null, null, null, null, null, null, 2, null);
+    ClusterSpec needsTwo = ClusterSpec.named("greeter").with(new ClusterSpec.Guards(2, null, null));
     DesiredState state = valid(needsTwo)
         .withEndpoints("greeter", List.of(endpoint("10.0.0.1", 80), at("10.0.0.2", 80, 1, 0, EndpointState.DEGRADED)));
 

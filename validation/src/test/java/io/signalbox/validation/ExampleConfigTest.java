@@ -28,9 +28,12 @@ class ExampleConfigTest {
         name, List.of("*"), List.of(new RouteSpec(new RouteMatchSpec("", null, null), "greeter", null, null)))));
   }
 
-  private static final ClusterSpec CLUSTER = new ClusterSpec(
-      "greeter", LbPolicy.ROUND_ROBIN, Duration.ofSeconds(1), Duration.ofSeconds(30), 10,
-      null, null, null, null, null, null, null, null);
+  private static final ClusterSpec CLUSTER = new ClusterSpec("greeter",
+      new ClusterSpec.Balancing(LbPolicy.ROUND_ROBIN, Duration.ofSeconds(30), null, null, null, null, null),
+      new ClusterSpec.Connection(Duration.ofSeconds(1), null, null, null),
+      new ClusterSpec.Ejection(10, null),
+      null,
+      null);
 
   private static final Map<String, List<EndpointSpec>> ENDPOINTS = Map.of("greeter", List.of(
       new EndpointSpec("127.0.0.1", 50051, "a", 1, 0, EndpointState.READY, "file:./endpoints.yaml"),

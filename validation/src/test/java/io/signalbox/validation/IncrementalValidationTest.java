@@ -103,8 +103,7 @@ class IncrementalValidationTest {
   }
 
   private static ClusterSpec declared(int i, int minEligible) {
-    return new ClusterSpec(cluster(i), null, null, null, null, null, null, null, null, null, null, minEligible,
-        null);
+    return ClusterSpec.named(cluster(i)).with(new ClusterSpec.Guards(minEligible, null, null));
   }
 
   /** The list with one endpoint replaced by a variant, valid or not. */

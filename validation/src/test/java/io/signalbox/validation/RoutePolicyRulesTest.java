@@ -24,7 +24,7 @@ class RoutePolicyRulesTest {
   private static final String ROUTE = "signalbox.yaml: route config 'web': virtualHosts[0].routes[0]";
 
   private static ClusterSpec withPolicy(String name, LbPolicy policy) {
-    return new ClusterSpec(name, policy, null, null, null, null, null, null, null, null, null, null, null);
+    return ClusterSpec.named(name).with(ClusterSpec.Balancing.of(policy));
   }
 
   /** One route in route config 'web' to clusters 'ring' (RING_HASH) and 'plain' (ROUND_ROBIN). */

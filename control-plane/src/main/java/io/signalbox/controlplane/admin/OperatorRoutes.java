@@ -277,10 +277,8 @@ final class OperatorRoutes {
     return backend.view().get().clusters().apply(cluster).effectiveDrainTimeout();
   }
 
-  /** Envoy's own default (10) when the cluster does not set one. */
   private int maxEjectionPercent(String cluster) {
-    Integer configured = backend.view().get().clusters().apply(cluster).maxEjectionPercent();
-    return configured == null ? 10 : configured;
+    return backend.view().get().clusters().apply(cluster).effectiveMaxEjectionPercent();
   }
 
   /**

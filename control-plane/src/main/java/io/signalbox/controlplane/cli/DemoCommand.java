@@ -121,7 +121,7 @@ public final class DemoCommand implements Callable<Integer> {
       throw bug(config, problems);
     }
     return SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget(cfg.store().url(), cfg.store().dataDir(), null, null), Clock.systemUTC());
+        cfg.store(), Clock.systemUTC());
   }
 
   /** The demo writes its own config: one it then refuses is a bug in the demo, not the user's mistake. */

@@ -3,7 +3,9 @@ package io.signalbox.controlplane.cli;
 import io.signalbox.controlplane.JvmSettings;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
+import io.signalbox.controlplane.config.SettingsChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.io.PrintWriter;
@@ -62,11 +64,17 @@ public final class ServeCommand implements Callable<Integer> {
     // wrong at a restart (a typo, an edit half-written when the process died), they must not keep
     // the stored epoch from being served (fail static). Only with nothing stored is it an exit.
     List<Violation> inputProblems = validateAtStartup(cfg);
-    SignalboxServer.StoreTarget target = new SignalboxServer.StoreTarget(
+    StoreSettings target = cfg.store().withConnection(
         first(databaseUrl, System.getenv("SIGNALBOX_DATABASE_URL"), cfg.store().url()),
-        cfg.store().dataDir(),
         first(databaseUser, System.getenv("SIGNALBOX_DATABASE_USER"), cfg.store().user()),
         first(databasePassword, System.getenv("SIGNALBOX_DATABASE_PASSWORD"), cfg.store().password()));
+    // The rule the config's store.url was held to at load: a URL from the flag or the environment
+    // that names no store is an exit with its reason, not a stack trace from the store.
+    java.util.Optional<String> badUrl = StoreSettings.urlProblem(target.url());
+    if (badUrl.isPresent()) {
+      String from = databaseUrl != null ? "--database-url" : "SIGNALBOX_DATABASE_URL";
+      return invalid(err, file, List.of(Violation.error(SettingsChecks.RULE, file.toString(), from, badUrl.get())));
+    }
     JvmSettings.advice(JvmSettings.notInEffect(), JvmSettings.collector()).ifPresent(log::info);
     JvmSettings.heapAdvice().ifPresent(log::warn);
     SignalboxServer server;

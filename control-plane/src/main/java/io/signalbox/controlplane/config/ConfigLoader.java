@@ -1,27 +1,17 @@
 package io.signalbox.controlplane.config;
 
-import io.signalbox.model.CircuitBreakersSpec;
 import io.signalbox.model.ClusterSpec;
-import io.signalbox.model.HealthCheckSpec;
-import io.signalbox.model.LbPolicy;
-import io.signalbox.model.LeastRequestSpec;
+import io.signalbox.model.Inline;
 import io.signalbox.model.ListenerSpec;
-import io.signalbox.model.LocalityLb;
-import io.signalbox.model.MaglevSpec;
-import io.signalbox.model.OutlierDetectionSpec;
-import io.signalbox.model.RetryBudgetSpec;
-import io.signalbox.model.RingHashSpec;
 import io.signalbox.model.RouteConfigSpec;
-import io.signalbox.model.WeightedRoundRobinSpec;
-import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -47,33 +37,20 @@ public final class ConfigLoader {
       List<ClusterSpec> clusters,
       HaSettings ha) {}
 
-  /** {@link ClusterSpec} without {@code name}, so that naming the defaults is an unknown-key error. */
+  /**
+   * {@link ClusterSpec} without {@code name}, so that naming the defaults is an unknown-key error.
+   * It lists the spec's groups, not its settings: a setting added to a group is read here as in
+   * {@code clusters} with no change to this file.
+   */
   record ClusterDefaults(
-      LbPolicy lbPolicy,
-      Duration connectTimeout,
-      Duration slowStart,
-      Integer maxEjectionPercent,
-      OutlierDetectionSpec outlierDetection,
-      CircuitBreakersSpec circuitBreakers,
-      HealthCheckSpec healthCheck,
-      RingHashSpec ringHash,
-      LeastRequestSpec leastRequest,
-      Duration drainTimeout,
-      Integer minEligible,
-      Integer massRemovalPercent,
-      RetryBudgetSpec retryBudget,
-      Integer panicThreshold,
-      LocalityLb localityLb,
-      ZoneAwareSpec zoneAware,
-      Integer overprovisioningFactor,
-      MaglevSpec maglev,
-      WeightedRoundRobinSpec weightedRoundRobin) {
+      @Inline ClusterSpec.Balancing balancing,
+      @Inline ClusterSpec.Connection connection,
+      @Inline ClusterSpec.Ejection ejection,
+      @Inline ClusterSpec.Guards guards,
+      @Inline ClusterSpec.Locality locality) {
 
     ClusterSpec toSpec() {
-      return new ClusterSpec(
-          null, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-          healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
-          retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin);
+      return new ClusterSpec(null, balancing, connection, ejection, guards, locality);
     }
   }
 

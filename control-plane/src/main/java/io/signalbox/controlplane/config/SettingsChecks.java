@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.config;
 
+import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Addresses;
 import io.signalbox.validation.Violation;
 import java.time.Duration;
@@ -83,10 +84,7 @@ public final class SettingsChecks {
   }
 
   private static void store(Found found, StoreSettings store) {
-    String url = store.url();
-    if (!store.embedded() && !store.memory() && !url.startsWith("jdbc:postgresql://")) {
-      found.add("store.url", "must be 'embedded', 'memory' or a jdbc:postgresql:// URL, was '" + redacted(url) + "'");
-    }
+    StoreSettings.urlProblem(store.url()).ifPresent(problem -> found.add("store.url", problem));
     if (store.retainEpochs() < 1) {
       found.add("store.retainEpochs", "must be at least 1, was " + store.retainEpochs());
     }
@@ -106,13 +104,6 @@ public final class SettingsChecks {
   private static boolean isSha256Hex(String value) {
     String hex = value.strip();
     return hex.length() == SHA256_HEX_CHARS && hex.chars().allMatch(HexFormat::isHexDigit);
-  }
-
-  /** A URL as it may be shown: without what a {@code user:password@} part would give away. */
-  private static String redacted(String url) {
-    int at = url.indexOf('@');
-    int scheme = url.indexOf("://");
-    return at > 0 && scheme >= 0 && at > scheme ? url.substring(0, scheme + 3) + "***" + url.substring(at) : url;
   }
 
   private static void port(Found found, String key, int port) {

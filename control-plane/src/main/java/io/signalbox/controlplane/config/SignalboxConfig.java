@@ -5,6 +5,7 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.store.StoreSettings;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.store.StoreUnavailableException;
 import java.util.HashSet;
 import java.util.Set;
@@ -19,7 +20,7 @@ final class Retention {
   static final int PRUNE_EVERY = 10;
 
   private final SnapshotStore store;
-  private volatile int retainEpochs = 100;
+  private volatile int retainEpochs = StoreSettings.DEFAULT_RETAIN_EPOCHS;
   private int publishedSincePrune;
 
   Retention(SnapshotStore store) {

@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.validation.EndpointRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -129,9 +130,12 @@ final class AssignmentTranslator {
     return a.priority() == b.priority() && a.zone().equals(b.zone());
   }
 
-  /** Envoy requires every weight >= 1; valid input already is, this only keeps odd input sendable. */
+  /**
+   * Envoy refuses a weight below the rule's minimum; valid input never is, this only keeps odd
+   * input (a translator test's, a state the validator has not seen) sendable.
+   */
   private static int lbWeight(EndpointSpec e) {
-    return Math.max(1, e.weight());
+    return Math.max(EndpointRules.MIN_WEIGHT, e.weight());
   }
 
   private static LbEndpoint lbEndpoint(EndpointSpec e, int weight) {

@@ -34,18 +34,18 @@ final class ClusterPolicyTranslator {
 
   /** {@code common_lb_config}, or empty when the cluster sets none of its parts. */
   static Optional<Cluster.CommonLbConfig> commonLbConfig(ClusterSpec spec) {
-    if (spec.panicThreshold() == null && spec.localityLb() == null) {
+    if (spec.balancing().panicThreshold() == null && spec.locality().localityLb() == null) {
       return Optional.empty();
     }
     Cluster.CommonLbConfig.Builder common = Cluster.CommonLbConfig.newBuilder();
-    if (spec.panicThreshold() != null) {
-      common.setHealthyPanicThreshold(percent(spec.panicThreshold()));
+    if (spec.balancing().panicThreshold() != null) {
+      common.setHealthyPanicThreshold(percent(spec.balancing().panicThreshold()));
     }
-    if (spec.localityLb() == LocalityLb.LOCALITY_WEIGHTED) {
+    if (spec.locality().localityLb() == LocalityLb.LOCALITY_WEIGHTED) {
       common.setLocalityWeightedLbConfig(Cluster.CommonLbConfig.LocalityWeightedLbConfig.getDefaultInstance());
-    } else if (spec.localityLb() == LocalityLb.ZONE_AWARE) {
+    } else if (spec.locality().localityLb() == LocalityLb.ZONE_AWARE) {
       Cluster.CommonLbConfig.ZoneAwareLbConfig.Builder zoneAware = Cluster.CommonLbConfig.ZoneAwareLbConfig.newBuilder();
-      ZoneAwareSpec settings = spec.zoneAware();
+      ZoneAwareSpec settings = spec.locality().zoneAware();
       if (settings != null && settings.minClusterSize() != null) {
         zoneAware.setMinClusterSize(uint64(settings.minClusterSize()));
       }

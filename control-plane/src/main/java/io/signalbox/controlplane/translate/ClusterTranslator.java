@@ -46,18 +46,21 @@ final class ClusterTranslator {
             .setConnectTimeout(duration(spec.effectiveConnectTimeout()));
     loadBalancing(spec, cluster);
     ClusterPolicyTranslator.commonLbConfig(spec).ifPresent(cluster::setCommonLbConfig);
-    if (spec.maxEjectionPercent() != null || spec.outlierDetection() != null) {
-      cluster.setOutlierDetection(outlierDetection(spec.maxEjectionPercent(), spec.outlierDetection()));
+    ClusterSpec.Ejection ejection = spec.ejection();
+    if (ejection.maxEjectionPercent() != null || ejection.outlierDetection() != null) {
+      cluster.setOutlierDetection(outlierDetection(ejection.maxEjectionPercent(), ejection.outlierDetection()));
     }
-    if ((spec.circuitBreakers() != null && hasAny(spec.circuitBreakers())) || spec.retryBudget() != null) {
-      CircuitBreakers.Thresholds.Builder thresholds = thresholds(spec.circuitBreakers());
-      if (spec.retryBudget() != null) {
-        thresholds.setRetryBudget(ClusterPolicyTranslator.retryBudget(spec.retryBudget()));
+    ClusterSpec.Connection connection = spec.connection();
+    if ((connection.circuitBreakers() != null && hasAny(connection.circuitBreakers()))
+        || connection.retryBudget() != null) {
+      CircuitBreakers.Thresholds.Builder thresholds = thresholds(connection.circuitBreakers());
+      if (connection.retryBudget() != null) {
+        thresholds.setRetryBudget(ClusterPolicyTranslator.retryBudget(connection.retryBudget()));
       }
       cluster.setCircuitBreakers(CircuitBreakers.newBuilder().addThresholds(thresholds));
     }
-    if (spec.healthCheck() != null) {
-      cluster.addHealthChecks(healthCheck(spec.healthCheck()));
+    if (connection.healthCheck() != null) {
+      cluster.addHealthChecks(healthCheck(connection.healthCheck()));
     }
     return cluster.build();
   }
@@ -65,10 +68,11 @@ final class ClusterTranslator {
   private static void loadBalancing(ClusterSpec spec, Cluster.Builder cluster) {
     // Envoy supports a slow-start window only for ROUND_ROBIN and LEAST_REQUEST; for the other
     // policies it has no field to carry it, so it is dropped (the validator may warn).
+    ClusterSpec.Balancing balancing = spec.balancing();
     Cluster.SlowStartConfig slowStart =
-        spec.slowStart() == null
+        balancing.slowStart() == null
             ? null
-            : Cluster.SlowStartConfig.newBuilder().setSlowStartWindow(duration(spec.slowStart())).build();
+            : Cluster.SlowStartConfig.newBuilder().setSlowStartWindow(duration(balancing.slowStart())).build();
     switch (spec.effectiveLbPolicy()) {
       case ROUND_ROBIN -> {
         cluster.setLbPolicy(Cluster.LbPolicy.ROUND_ROBIN);
@@ -78,7 +82,7 @@ final class ClusterTranslator {
       }
       case LEAST_REQUEST -> {
         cluster.setLbPolicy(Cluster.LbPolicy.LEAST_REQUEST);
-        Integer choiceCount = spec.leastRequest() == null ? null : spec.leastRequest().choiceCount();
+        Integer choiceCount = balancing.leastRequest() == null ? null : balancing.leastRequest().choiceCount();
         if (choiceCount != null || slowStart != null) {
           Cluster.LeastRequestLbConfig.Builder config = Cluster.LeastRequestLbConfig.newBuilder();
           if (choiceCount != null) {
@@ -92,7 +96,7 @@ final class ClusterTranslator {
       }
       case RING_HASH -> {
         cluster.setLbPolicy(Cluster.LbPolicy.RING_HASH);
-        var ring = spec.ringHash();
+        var ring = balancing.ringHash();
         if (ring != null && (ring.minimumRingSize() != null || ring.maximumRingSize() != null)) {
           Cluster.RingHashLbConfig.Builder config = Cluster.RingHashLbConfig.newBuilder();
           if (ring.minimumRingSize() != null) {
@@ -106,15 +110,15 @@ final class ClusterTranslator {
       }
       case MAGLEV -> {
         cluster.setLbPolicy(Cluster.LbPolicy.MAGLEV);
-        if (spec.maglev() != null && spec.maglev().tableSize() != null) {
-          cluster.setMaglevLbConfig(Cluster.MaglevLbConfig.newBuilder().setTableSize(uint64(spec.maglev().tableSize())));
+        if (balancing.maglev() != null && balancing.maglev().tableSize() != null) {
+          cluster.setMaglevLbConfig(Cluster.MaglevLbConfig.newBuilder().setTableSize(uint64(balancing.maglev().tableSize())));
         }
       }
       case RANDOM -> cluster.setLbPolicy(Cluster.LbPolicy.RANDOM);
       // No enum value exists for it: lb_policy stays unset (ROUND_ROBIN, 0), which both Envoy and
       // grpc-xds ignore once load_balancing_policy is set.
       case WEIGHTED_ROUND_ROBIN -> cluster.setLoadBalancingPolicy(
-          ClusterPolicyTranslator.weightedRoundRobin(spec.weightedRoundRobin()));
+          ClusterPolicyTranslator.weightedRoundRobin(balancing.weightedRoundRobin()));
     }
   }
 

@@ -7,6 +7,7 @@ import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -74,7 +75,7 @@ final class RegistryServer implements AutoCloseable {
       throw new IllegalArgumentException("test config invalid: " + parsed.violations());
     }
     SignalboxServer server = SignalboxServer.start(config, ok.value(),
-        new SignalboxServer.StoreTarget(store, dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings(store, dir.resolve("data"), null, null), Clock.systemUTC());
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     return new RegistryServer(server);
   }

@@ -8,6 +8,7 @@ import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -71,7 +72,7 @@ final class RunningSignalbox implements AutoCloseable {
         """.formatted(adminYaml.replace("\n", "\n  ")));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     SignalboxServer server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     RunningSignalbox running = new RunningSignalbox(dir, server);
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     return running;

@@ -6,6 +6,7 @@ import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -68,7 +69,7 @@ final class RunningSignalbox implements AutoCloseable {
         """.formatted(adminYaml.strip().replace("\n", "\n  "), clusterYaml.strip().replace("\n", "\n    ")));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     SignalboxServer server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     return new RunningSignalbox(dir, server, endpoints);
   }

@@ -16,12 +16,27 @@ class ServeCommandTest {
 
   private record Run(int exit, String err) {}
 
-  private Run serve(Path config) {
+  private Run serve(Path config, String... more) {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new io.signalbox.controlplane.Main());
     cli.setErr(new PrintWriter(err));
-    int exit = cli.execute("serve", "--config", config.toString());
+    String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("serve", "--config", config.toString()),
+        java.util.stream.Stream.of(more)).toArray(String[]::new);
+    int exit = cli.execute(args);
     return new Run(exit, err.toString());
+  }
+
+  @Test
+  void refusesADatabaseUrlOfAnotherDriverAsTheConfigsStoreUrlIsRefused() throws Exception {
+    Path config = Files.writeString(dir.resolve("signalbox.yaml"), "store: { url: memory }\n");
+
+    Run run = serve(config, "--database-url", "jdbc:mysql://db/signalbox");
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err().lines()).containsExactly(
+        "signalbox: " + config + " is invalid (1 problem):",
+        config + ": --database-url: must be 'embedded', 'memory' or a jdbc:postgresql:// URL, "
+            + "was 'jdbc:mysql://db/signalbox' [server]");
   }
 
   @Test

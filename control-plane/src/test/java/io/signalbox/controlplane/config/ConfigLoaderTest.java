@@ -23,6 +23,7 @@ import io.signalbox.model.WeightedClusterSpec;
 import io.signalbox.model.WeightedRoundRobinSpec;
 import io.signalbox.model.ZoneAwareSpec;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -138,8 +139,12 @@ class ConfigLoaderTest {
                         List.of(new RouteSpec(new RouteMatchSpec("", null, null), "greeter", null, null))))));
     assertThat(config.clusters())
         .containsExactly(
-            new ClusterSpec("greeter", LbPolicy.ROUND_ROBIN, Duration.ofSeconds(1), Duration.ofSeconds(30), 10,
-                null, null, null, null, null, null, null, null));
+            new ClusterSpec("greeter",
+                new ClusterSpec.Balancing(LbPolicy.ROUND_ROBIN, Duration.ofSeconds(30), null, null, null, null, null),
+                new ClusterSpec.Connection(Duration.ofSeconds(1), null, null, null),
+                new ClusterSpec.Ejection(10, null),
+                null,
+                null));
   }
 
   @Test
@@ -199,13 +204,21 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 1, column 14: xds.port: expected an integer, was 'eighteen-thousand' [parse]",
             "signalbox.yaml: line 3, column 31: admin.tokens[0].role: expected one of viewer, operator, registrant, was 'admin' [parse]",
             "signalbox.yaml: line 5, column 25: sources.registry.leaseTtl: expected a duration like 250ms, 1s, 2m, 1h, was 'forever' [parse]",
-            "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, connectTimeout, "
-                + "slowStart, maxEjectionPercent, outlierDetection, circuitBreakers, healthCheck, ringHash, leastRequest, "
-                + "drainTimeout, minEligible, massRemovalPercent, retryBudget, panicThreshold, localityLb, zoneAware, "
-                + "overprovisioningFactor, maglev, weightedRoundRobin) [parse]",
+            "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, slowStart, "
+                + "panicThreshold, ringHash, leastRequest, maglev, weightedRoundRobin, connectTimeout, circuitBreakers, "
+                + "retryBudget, healthCheck, maxEjectionPercent, outlierDetection, minEligible, massRemovalPercent, "
+                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor) [parse]",
             "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
+  }
+
+  @Test
+  void refusesAnotherDriversJdbcUrlAtLoadAndAcceptsEveryPostgresqlOne() {
+    assertThat(problems("store: { url: \"jdbc:mysql://db/signalbox\" }\n")).containsExactly(
+        "signalbox.yaml: store.url: must be 'embedded', 'memory' or a jdbc:postgresql:// URL, "
+            + "was 'jdbc:mysql://db/signalbox' [server]");
+    assertThat(ok("store: { url: \"jdbc:postgresql:signalbox\" }\n").store().external()).isTrue();
   }
 
   @Test
@@ -225,9 +238,9 @@ class ConfigLoaderTest {
     assertThat(config.sources().registry().leaseTtl()).isEqualTo(Duration.ofMinutes(2));
     assertThat(config.sources().fileTiming().quietPeriod()).isEqualTo(Duration.ZERO);
     assertThat(config.sources().fileMaxBytes()).isEqualTo(io.signalbox.source.file.WatchedFile.DEFAULT_MAX_BYTES);
-    assertThat(config.clusters().get(0).drainTimeout()).isEqualTo(Duration.ofHours(1));
-    assertThat(config.clusters().get(0).slowStart()).isEqualTo(Duration.ZERO);
-    assertThat(config.clusters().get(0).outlierDetection())
+    assertThat(config.clusters().get(0).guards().drainTimeout()).isEqualTo(Duration.ofHours(1));
+    assertThat(config.clusters().get(0).balancing().slowStart()).isEqualTo(Duration.ZERO);
+    assertThat(config.clusters().get(0).ejection().outlierDetection())
         .isEqualTo(new OutlierDetectionSpec(null, Duration.ofSeconds(10), null, null));
   }
 
@@ -327,14 +340,18 @@ class ConfigLoaderTest {
     assertThat(route.retryPolicy()).isEqualTo(new RetryPolicySpec(List.of("unavailable", "reset", "5xx"), 2,
         Duration.ofSeconds(1), new RetryPolicySpec.BackoffSpec(Duration.ofMillis(25), Duration.ofMillis(250)), null));
     List<ClusterSpec> clusters = config.desiredState(Map.of()).clusters();
-    assertThat(clusters.get(0)).isEqualTo(new ClusterSpec("api", LbPolicy.RING_HASH, null, null, null, null, null, null,
-        null, null, null, null, null, new RetryBudgetSpec(20, 3), 50, LocalityLb.LOCALITY_WEIGHTED, null, 140, null, null));
-    assertThat(clusters.get(1).zoneAware()).isEqualTo(new ZoneAwareSpec(3L, 80));
-    assertThat(clusters.get(1).panicThreshold()).as("from clusterDefaults").isZero();
-    assertThat(clusters.get(1).overprovisioningFactor()).as("from clusterDefaults").isEqualTo(200);
-    assertThat(clusters.get(2).weightedRoundRobin()).isEqualTo(
+    assertThat(clusters.get(0)).isEqualTo(new ClusterSpec("api",
+        new ClusterSpec.Balancing(LbPolicy.RING_HASH, null, 50, null, null, null, null),
+        new ClusterSpec.Connection(null, null, new RetryBudgetSpec(20, 3), null),
+        null,
+        null,
+        new ClusterSpec.Locality(LocalityLb.LOCALITY_WEIGHTED, null, 140)));
+    assertThat(clusters.get(1).locality().zoneAware()).isEqualTo(new ZoneAwareSpec(3L, 80));
+    assertThat(clusters.get(1).balancing().panicThreshold()).as("from clusterDefaults").isZero();
+    assertThat(clusters.get(1).locality().overprovisioningFactor()).as("from clusterDefaults").isEqualTo(200);
+    assertThat(clusters.get(2).balancing().weightedRoundRobin()).isEqualTo(
         new WeightedRoundRobinSpec(Duration.ZERO, null, Duration.ofMillis(100), 0.5, null, null));
-    assertThat(clusters.get(3).maglev()).isEqualTo(new MaglevSpec(65537L));
+    assertThat(clusters.get(3).balancing().maglev()).isEqualTo(new MaglevSpec(65537L));
   }
 
   @Test
@@ -365,12 +382,20 @@ class ConfigLoaderTest {
     assertThat(state.configSource()).isEqualTo("signalbox.yaml");
     assertThat(state.clusters())
         .containsExactly(
-            new ClusterSpec("a", LbPolicy.LEAST_REQUEST, Duration.ofMillis(250), null, null, null, null, null, null,
-                null, null, 2, null));
+            new ClusterSpec("a",
+                ClusterSpec.Balancing.of(LbPolicy.LEAST_REQUEST),
+                new ClusterSpec.Connection(Duration.ofMillis(250), null, null, null),
+                null,
+                new ClusterSpec.Guards(2, null, null),
+                null));
     assertThat(state.endpointsOf("a")).isEqualTo(endpoints);
     assertThat(config.clusterFor("discovered"))
-        .isEqualTo(new ClusterSpec("discovered", LbPolicy.LEAST_REQUEST, Duration.ofSeconds(2), null, null, null,
-            null, null, null, null, null, 2, null));
+        .isEqualTo(new ClusterSpec("discovered",
+            ClusterSpec.Balancing.of(LbPolicy.LEAST_REQUEST),
+            new ClusterSpec.Connection(Duration.ofSeconds(2), null, null, null),
+            null,
+            new ClusterSpec.Guards(2, null, null),
+            null));
   }
 
   @Test

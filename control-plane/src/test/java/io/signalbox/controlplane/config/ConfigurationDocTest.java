@@ -3,6 +3,7 @@ package io.signalbox.controlplane.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.Inline;
 import io.signalbox.model.RouteSpec;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;
@@ -177,7 +178,7 @@ class ConfigurationDocTest {
       }
       String name = segment.replace("[]", "");
       current = null;
-      for (RecordComponent c : record.getRecordComponents()) {
+      for (RecordComponent c : keys(record)) {
         if (c.getName().equals(name)) {
           current = c.getGenericType();
         }
@@ -194,13 +195,29 @@ class ConfigurationDocTest {
     if (!record.isRecord() || !seen.add(record)) {
       return;
     }
-    for (RecordComponent c : record.getRecordComponents()) {
+    for (RecordComponent c : keys(record)) {
       String key = path + (type instanceof ParameterizedType ? "[]." : ".") + c.getName();
       if (!named.contains(c.getName())) {
         missing.add(key);
       }
       fields(key, c.getGenericType(), named, missing, seen);
     }
+  }
+
+  /**
+   * The components a record is written with: an {@link Inline} group's components stand in for the
+   * group (the file spells {@code clusters[].drainTimeout}, never {@code clusters[].guards}).
+   */
+  private static List<RecordComponent> keys(Class<?> record) {
+    List<RecordComponent> keys = new ArrayList<>();
+    for (RecordComponent c : record.getRecordComponents()) {
+      if (c.isAnnotationPresent(Inline.class)) {
+        keys.addAll(keys(c.getType()));
+      } else {
+        keys.add(c);
+      }
+    }
+    return keys;
   }
 
   /** The class a YAML value of this type binds: a list's element, or the type itself. */

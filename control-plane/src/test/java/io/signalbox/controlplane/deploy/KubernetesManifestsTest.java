@@ -27,6 +27,7 @@ import io.signalbox.controlplane.config.TokenSettings;
 import io.signalbox.controlplane.config.XdsTlsSettings;
 import io.signalbox.controlplane.tls.TestPki;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ class KubernetesManifestsTest {
         """);
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     try (SignalboxServer server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir, null, null), Clock.systemUTC())) {
+        new StoreSettings("memory", dir, null, null), Clock.systemUTC())) {
       adminRoutes = server.admin().routes();
     }
   }

@@ -14,6 +14,7 @@ import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.RecordingAdsClient;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.EpochStatus;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,7 +54,7 @@ class CanaryRolloutIT {
     Path config = ws.write("signalbox.yaml", config("ROUND_ROBIN"));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     canary = connect("c1", "canary", r -> mentionsMaglev(r) ? "unsupported lb policy: MAGLEV" : null);
     main = connect("m1", "main", r -> null);
     await().atMost(Duration.ofSeconds(20)).until(() -> everyClientAt(server.reconciler().status().epoch()));

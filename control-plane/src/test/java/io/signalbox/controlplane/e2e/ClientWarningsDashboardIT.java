@@ -11,6 +11,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.RecordingAdsClient;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class ClientWarningsDashboardIT {
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN"));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     browser = DashboardIT.chromium(dir);
   }

@@ -13,6 +13,7 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.RejectedCandidate;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,7 +76,7 @@ class ConfigEditDrillIT {
     editor.write();
     SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(ws.file("signalbox.yaml"))).value();
     server = SignalboxServer.start(ws.file("signalbox.yaml"), config,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     await("first epoch").atMost(Duration.ofSeconds(30)).until(() -> server.reconciler().status().epoch() > 0);
     long firstEpoch = server.reconciler().status().epoch();
     client = XdsRecorder.connect(xdsPort, "config-drill", List.of("greeter"));

@@ -14,6 +14,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.TypeStatus;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ class DashboardIT {
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", STANDING_NACK));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     Workspace.bootstrapGrpcXds(xdsPort, NODE);
     channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
     browser = chromium(dir);

@@ -15,6 +15,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.tls.TestPki;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,7 +78,7 @@ class GrpcXdsMutualTlsIT {
         .replace("admin: { port: 0 }", "admin: { port: 0, tls: { certFile: admin.pem, keyFile: admin-key.pem } }"));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     System.setProperty("io.grpc.xds.bootstrapConfig", """
         {"xds_servers": [{"server_uri": "localhost:%d",
            "channel_creds": [{"type": "tls", "config": {

@@ -14,6 +14,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.TypeStatus;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +50,7 @@ class GrpcXdsNackIT {
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", NO_ROLLBACK));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     Workspace.bootstrapGrpcXds(xdsPort, "grpc-nack");
     channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
   }

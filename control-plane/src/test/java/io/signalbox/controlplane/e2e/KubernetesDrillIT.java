@@ -11,6 +11,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.kubernetes.FaultyApiServer;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,7 +80,7 @@ class KubernetesDrillIT {
     Path configFile = new Workspace(dir).write("signalbox.yaml", config(xdsPort, api.url()));
     SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(configFile)).value();
     server = SignalboxServer.start(configFile, config,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     admin = new Admin(server.adminPort());
     Workspace.bootstrapGrpcXds(xdsPort, "kubernetes-grpc");
     traffic = new Traffic("xds:///greeter");

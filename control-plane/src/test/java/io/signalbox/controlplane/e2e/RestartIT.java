@@ -7,6 +7,7 @@ import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -66,7 +67,7 @@ class RestartIT {
     Path configFile = ws.file("signalbox.yaml");
     SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(configFile)).value();
     return SignalboxServer.start(configFile, config,
-        new SignalboxServer.StoreTarget(config.store().url(), config.store().dataDir(), null, null), Clock.systemUTC());
+        new StoreSettings(config.store().url(), config.store().dataDir(), null, null), Clock.systemUTC());
   }
 
   @Test

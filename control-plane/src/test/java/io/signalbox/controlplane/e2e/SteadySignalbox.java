@@ -9,6 +9,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.TokenSettings;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ final class SteadySignalbox implements AutoCloseable {
       throw new IllegalStateException("the valid config is not: " + parsed);
     }
     server = SignalboxServer.start(configFile, ok.value(),
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     admin = new Admin(server.adminPort(), OPERATOR_TOKEN);
     Workspace.bootstrapGrpcXds(xdsPort, "adversarial");
     traffic = new Traffic("xds:///greeter");

@@ -12,6 +12,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -85,7 +86,7 @@ class StoreOutageDrillIT {
     Path configFile = ws.write("signalbox.yaml", config(xdsPort));
     SignalboxConfig config = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(configFile)).value();
     server = SignalboxServer.start(configFile, config,
-        new SignalboxServer.StoreTarget(database.jdbcUrl(), dir.resolve("data"), EmbeddedDatabase.USER, ""),
+        new StoreSettings(database.jdbcUrl(), dir.resolve("data"), EmbeddedDatabase.USER, ""),
         Clock.systemUTC());
     Admin admin = new Admin(server.adminPort());
     Workspace.bootstrapGrpcXds(xdsPort, "outage-grpc");

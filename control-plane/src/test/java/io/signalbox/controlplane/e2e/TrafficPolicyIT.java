@@ -15,6 +15,7 @@ import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.source.yaml.Parsed;
+import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -72,7 +73,7 @@ class TrafficPolicyIT {
     Path config = ws.write("signalbox.yaml", TrafficPolicyConfig.yaml(xdsPort));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     Workspace.bootstrapGrpcXds(xdsPort, "grpc-traffic");
   }
 

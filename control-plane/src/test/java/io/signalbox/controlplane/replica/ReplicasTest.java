@@ -14,6 +14,7 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.PostgresExtension;
+import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -82,7 +83,7 @@ class ReplicasTest {
         """.formatted(replicaId));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     SignalboxServer server = SignalboxServer.start(config, cfg,
-        new SignalboxServer.StoreTarget(url, dir.resolve("data-" + replicaId), postgres.user(), postgres.password()),
+        new StoreSettings(url, dir.resolve("data-" + replicaId), postgres.user(), postgres.password()),
         Clock.systemUTC());
     servers.add(server);
     return server;

@@ -119,9 +119,11 @@ final class ClusterSpecBuilder {
   }
 
   ClusterSpec build() {
-    return new ClusterSpec(
-        name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
-        healthCheck, ringHash, leastRequest, null, null, null, retryBudget, panicThreshold, localityLb, zoneAware,
-        overprovisioningFactor, maglev, weightedRoundRobin);
+    return new ClusterSpec(name,
+        new ClusterSpec.Balancing(lbPolicy, slowStart, panicThreshold, ringHash, leastRequest, maglev, weightedRoundRobin),
+        new ClusterSpec.Connection(connectTimeout, circuitBreakers, retryBudget, healthCheck),
+        new ClusterSpec.Ejection(maxEjectionPercent, outlierDetection),
+        null,
+        new ClusterSpec.Locality(localityLb, zoneAware, overprovisioningFactor));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.HashPolicySpec;
+import io.signalbox.model.Inline;
 import io.signalbox.model.RetryPolicySpec;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -35,8 +36,13 @@ class TrafficPolicyDocTest {
   private static final List<String> TEST_PACKAGES = List.of(
       "io.signalbox.controlplane.e2e", "io.signalbox.controlplane.translate", "io.signalbox.validation");
 
-  /** The first traffic-policy component of {@link ClusterSpec}; the ones before it predate the policy. */
-  private static final String FIRST_CLUSTER_POLICY_FIELD = "retryBudget";
+  /**
+   * The settings of {@link ClusterSpec} that predate the traffic policy; every other one, including
+   * any added later, is a traffic-policy field and needs its row.
+   */
+  private static final Set<String> BEFORE_THE_POLICY = Set.of("name", "lbPolicy", "connectTimeout", "slowStart",
+      "maxEjectionPercent", "outlierDetection", "circuitBreakers", "healthCheck", "ringHash", "leastRequest",
+      "drainTimeout", "minEligible", "massRemovalPercent");
 
   private record Row(String field, String envoy, String grpc, String evidence) {}
 
@@ -63,10 +69,8 @@ class TrafficPolicyDocTest {
     Set<String> fields = new TreeSet<>();
     leaves("routes[].hashPolicy[]", HashPolicySpec.class, fields);
     leaves("routes[].retryPolicy", RetryPolicySpec.class, fields);
-    boolean policy = false;
-    for (RecordComponent c : ClusterSpec.class.getRecordComponents()) {
-      policy |= c.getName().equals(FIRST_CLUSTER_POLICY_FIELD);
-      if (policy) {
+    for (RecordComponent c : settings(ClusterSpec.class)) {
+      if (!BEFORE_THE_POLICY.contains(c.getName())) {
         leaves("clusters[]." + c.getName(), c.getType(), fields);
       }
     }
@@ -79,6 +83,19 @@ class TrafficPolicyDocTest {
     fields.add("routes[].retryPolicy.retryOn (gRPC status names)");
     fields.add("routes[].retryPolicy.retryOn (HTTP conditions)");
     return fields;
+  }
+
+  /** A record's settings as the file names them: an {@link Inline} group's stand in for the group. */
+  private static List<RecordComponent> settings(Class<?> record) {
+    List<RecordComponent> settings = new ArrayList<>();
+    for (RecordComponent c : record.getRecordComponents()) {
+      if (c.isAnnotationPresent(Inline.class)) {
+        settings.addAll(settings(c.getType()));
+      } else {
+        settings.add(c);
+      }
+    }
+    return settings;
   }
 
   private static void leaves(String path, Class<?> type, Set<String> out) {

@@ -17,6 +17,7 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.tls.TestPki;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.store.AuditEntry;
+import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -73,7 +74,7 @@ class MutualTlsTest {
         clusters: [ { name: greeter, connectTimeout: 1s } ]
         """.formatted(serverFiles.cert().getFileName(), serverFiles.key().getFileName(), caFile.getFileName()));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg, new SignalboxServer.StoreTarget("memory", dir.resolve("data"), null,
+    server = SignalboxServer.start(config, cfg, new StoreSettings("memory", dir.resolve("data"), null,
         null), Clock.systemUTC());
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
 

@@ -1,11 +1,10 @@
 package io.signalbox.source.yaml;
 
+import io.signalbox.model.Inline;
 import io.signalbox.validation.EditDistance;
 import io.signalbox.validation.Violation;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.nio.file.InvalidPathException;
@@ -33,7 +32,8 @@ import java.util.stream.Collectors;
  * Boolean}, {@link Duration} and {@link Path}. A missing key binds to null (0/false for primitives), so records' compact constructors
  * decide defaults. Nothing is coerced: a number, a boolean or an enum must be written as one, so
  * {@code port: "8080"} (a string) and {@code state: ready} (case) are errors that say so; a string
- * target takes any scalar's text.
+ * target takes any scalar's text. A record component marked {@link Inline} is a group of settings
+ * written at its parent's level: its keys are read from the parent's mapping.
  */
 public final class StrictYaml {
 
@@ -135,58 +135,50 @@ public final class StrictYaml {
     return bindScalar(scalar, raw, path);
   }
 
-  /**
-   * What binding a record needs of its class, looked up once: its components by name, their
-   * generic types and defaults, and its canonical constructor. Reflecting on every record of every
-   * read (an endpoint file is a record per endpoint) parsed generic signatures each time, and made
-   * bindRecord the largest method C2 compiled in a run (docs/benchmarks-history.md).
-   */
-  private record RecordShape(Map<String, Integer> index, Type[] types, Object[] defaults, Constructor<?> constructor) {
-    static final ClassValue<RecordShape> OF = new ClassValue<>() {
-      @Override
-      protected RecordShape computeValue(Class<?> type) {
-        RecordComponent[] components = type.getRecordComponents();
-        Map<String, Integer> index = new LinkedHashMap<>();
-        Type[] types = new Type[components.length];
-        Object[] defaults = new Object[components.length];
-        for (int i = 0; i < components.length; i++) {
-          index.put(components[i].getName(), i);
-          types[i] = components[i].getGenericType();
-          defaults[i] = primitiveDefault(components[i].getType());
-        }
-        try {
-          Constructor<?> constructor = type.getDeclaredConstructor(
-              Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-          constructor.setAccessible(true);
-          return new RecordShape(java.util.Collections.unmodifiableMap(index), types, defaults, constructor);
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException("cannot construct " + type.getName(), e);
-        }
-      }
-    };
-  }
-
   private Object bindRecord(YamlNode node, Class<?> type, String path) {
     if (!(node instanceof YamlNode.Mapping mapping)) {
       report(node, path, "expected a mapping, was " + node.describe());
       return null;
     }
     RecordShape shape = RecordShape.OF.get(type);
-    Object[] args = shape.defaults().clone();
+    Object[] args = shape.initialArgs();
     int before = violations.size();
+    // Keys in the order written, an inline group's among its parent's, so problems are reported in file order.
     for (YamlNode.Entry entry : mapping.entries().values()) {
       String childPath = child(path, entry.key());
-      Integer at = shape.index().get(entry.key());
-      if (at == null) {
+      int[] route = shape.index().get(entry.key());
+      if (route == null) {
         violations.add(
             Violation.error(RULE, source, location(entry.line(), entry.column(), childPath),
                 unknownKey(entry.key(), shape.index().keySet())));
         continue;
       }
-      args[at] = bind(entry.value(), shape.types()[at], childPath);
+      Object[] target = args;
+      RecordShape owner = shape;
+      for (int step = 0; step < route.length - 1; step++) {
+        target = (Object[]) target[route[step]];
+        owner = owner.inline()[route[step]];
+      }
+      int at = route[route.length - 1];
+      target[at] = bind(entry.value(), owner.types()[at], childPath);
     }
     if (violations.size() > before) {
       return null;
+    }
+    return construct(shape, args, node, path);
+  }
+
+  /** The record of {@code args}, its inline groups built first (each even when none of its keys is written). */
+  private Object construct(RecordShape shape, Object[] args, YamlNode node, String path) {
+    if (shape.hasInline()) {
+      for (int i = 0; i < args.length; i++) {
+        if (shape.inline()[i] != null) {
+          args[i] = construct(shape.inline()[i], (Object[]) args[i], node, path);
+          if (args[i] == null) {
+            return null;
+          }
+        }
+      }
     }
     try {
       return shape.constructor().newInstance(args);
@@ -196,7 +188,7 @@ public final class StrictYaml {
       report(node, path, cause.getMessage() != null ? cause.getMessage() : cause.toString());
       return null;
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot construct " + type.getName(), e);
+      throw new IllegalStateException("cannot construct " + shape.constructor().getDeclaringClass().getName(), e);
     }
   }
 
@@ -376,7 +368,7 @@ public final class StrictYaml {
     return "a string";
   }
 
-  private static Object primitiveDefault(Class<?> type) {
+  static Object primitiveDefault(Class<?> type) {
     if (type == int.class) {
       return 0;
     }

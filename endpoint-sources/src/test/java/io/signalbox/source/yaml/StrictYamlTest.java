@@ -2,6 +2,7 @@ package io.signalbox.source.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.model.Inline;
 import io.signalbox.model.LbPolicy;
 import io.signalbox.validation.Violation;
 import java.nio.file.Path;
@@ -312,5 +313,51 @@ class StrictYamlTest {
     assertThat(((Parsed.Ok<Doc>) flow).value().size()).isEqualTo(3L);
     // Not JSON either: YAML reports the problem, as for any YAML file.
     assertThat(problems(broken)).singleElement().asString().startsWith("f.yaml: line ").contains("YAML syntax error");
+  }
+
+  record Timing(Duration connectTimeout, Duration drainTimeout) {
+    Timing {
+      if (connectTimeout != null && drainTimeout != null && drainTimeout.compareTo(connectTimeout) < 0) {
+        throw new IllegalArgumentException("drainTimeout must not be shorter than connectTimeout");
+      }
+    }
+  }
+
+  record Grouped(String name, @Inline Timing timing, @Inline Outlier outlier) {}
+
+  record Groups(List<Grouped> items) {}
+
+  @Test
+  void readsAnInlineGroupsKeysAtItsParentsLevel() {
+    assertThat(StrictYaml.parse("name: a\nconnectTimeout: 1s\ninterval: 2s\ndrainTimeout: 30s\n", "f.yaml",
+        Grouped.class))
+        .isEqualTo(Parsed.ok(new Grouped("a", new Timing(Duration.ofSeconds(1), Duration.ofSeconds(30)),
+            new Outlier(null, Duration.ofSeconds(2)))));
+  }
+
+  @Test
+  void bindsAnInlineGroupNoKeyOfWhichIsWrittenAsAnEmptyOne() {
+    assertThat(StrictYaml.parse("name: a\n", "f.yaml", Grouped.class))
+        .isEqualTo(Parsed.ok(new Grouped("a", new Timing(null, null), new Outlier(null, null))));
+  }
+
+  @Test
+  void refusesAnInlineGroupsNameAsAKeyAndOffersItsSettings() {
+    Parsed<Grouped> parsed = StrictYaml.parse("name: a\ntiming: { connectTimeout: 1s }\nintervall: 1s\n", "f.yaml",
+        Grouped.class);
+
+    assertThat(problems(parsed)).containsExactly(
+        "f.yaml: line 2, column 1: timing: unknown key 'timing' (expected one of name, connectTimeout, drainTimeout, "
+            + "consecutive5xx, interval) [parse]",
+        "f.yaml: line 3, column 1: intervall: unknown key 'intervall' (did you mean 'interval'?) [parse]");
+  }
+
+  @Test
+  void reportsAnInlineGroupsRefusalWhereItsParentIsWritten() {
+    Parsed<Groups> parsed = StrictYaml.parse("items:\n  - name: a\n    connectTimeout: 5s\n    drainTimeout: 1s\n",
+        "f.yaml", Groups.class);
+
+    assertThat(problems(parsed)).containsExactly(
+        "f.yaml: line 2, column 5: items[0]: drainTimeout must not be shorter than connectTimeout [parse]");
   }
 }
