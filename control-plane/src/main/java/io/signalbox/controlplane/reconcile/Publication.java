@@ -85,7 +85,7 @@ final class Publication implements AutoCloseable {
   }
 
   /** Following: what the leader committed, never moving back. */
-  void served(Reconciler.Committed c) {
+  void served(WriterRole.Committed c) {
     if (c.waves().isEmpty()) {
       Snapshot there = xds.current();
       if (there == null || c.newest().epoch() > there.epoch()) {
@@ -107,7 +107,7 @@ final class Publication implements AutoCloseable {
 
   /** Taking the lead: serve the newest committed epoch and catch up on its bookkeeping. */
   void tookOver(Snapshot latest) {
-    served(new Reconciler.Committed(latest, Map.of()));
+    served(new WriterRole.Committed(latest, Map.of()));
     afterPublish.restored(latest);
   }
 
