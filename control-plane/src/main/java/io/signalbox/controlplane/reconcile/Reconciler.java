@@ -49,7 +49,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
-  private volatile ClusterSpecs clusterSpecs = new ClusterSpecs(null);
+  private ClusterSpecs clusterSpecs = new ClusterSpecs(null);
   private volatile String configCause = "startup";
   // How many configs were offered: tells a build of a fixed config file from one of the old config.
   private final java.util.concurrent.atomic.AtomicLong configOffers = new java.util.concurrent.atomic.AtomicLong();
@@ -60,6 +60,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Written only by the writer thread; volatile so the API can read them.
   private final Rejections rejections;
+  private volatile EpochView epochView = EpochView.NONE;
   private volatile boolean pendingPublish;
   private final Thread writer;
   // Builds the writer began and finished, whatever came of them (published, unchanged, rejected,
@@ -114,6 +115,7 @@ public final class Reconciler implements AutoCloseable {
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
     }
+    publishView();
     writer.start();
   }
 
@@ -131,42 +133,7 @@ public final class Reconciler implements AutoCloseable {
 
   /** Its place among replicas (replica/ decides it); before {@link #start}. */
   public void role(WriterRole r) {
-    r.bind(new WriterRole.Writer() {
-      @Override
-      public boolean loadIntent() {
-        return interventions.load();
-      }
-
-      @Override
-      public void tookOver(Snapshot latest) {
-        publication.tookOver(latest);
-      }
-
-      @Override
-      public void served(WriterRole.Committed c) {
-        publication.served(c);
-      }
-
-      @Override
-      public long epoch() {
-        return publication.epoch();
-      }
-
-      @Override
-      public void signalNow(String cause) {
-        trigger.signalNow(cause);
-      }
-
-      @Override
-      public void retry(String cause) {
-        trigger.retryAfter(STORE_RETRY, cause);
-      }
-
-      @Override
-      public void pending(boolean pending) {
-        pendingPublish = pending;
-      }
-    });
+    r.bind(new WriterPort(interventions, publication, trigger, STORE_RETRY, p -> pendingPublish = p));
     role = r;
   }
 
@@ -199,31 +166,16 @@ public final class Reconciler implements AutoCloseable {
    * writer's own state.
    */
   public PublishedView view() {
-    Map<String, String> fingerprints = new TreeMap<>();
-    ServedEndpoints served = candidates.served();
-    List<HeldUpdates.Held> endpointHolds = served.held();
-    endpointHolds.forEach(h -> {
-      String f = served.heldFingerprint(h.cluster());
-      if (f != null) {
-        fingerprints.put(h.cluster(), f);
-      }
-    });
-    String configFingerprint = configHolds.fingerprint();
-    if (configFingerprint != null) {
-      fingerprints.put(ConfigHolds.TARGET, configFingerprint);
-    }
-    List<HeldUpdates.Held> held = new java.util.ArrayList<>(configHolds.held());
-    held.addAll(endpointHolds);
-    return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
-        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, serializations());
+    EpochView e = epochView;
+    return new PublishedView(e.snapshot(), status(), e.held(), e.heldFingerprints(), interventions.intent(),
+        interventions.lastSafeByGroup(), e.drainingSince(), e.clusters(), serializations());
   }
 
-  /**
-   * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
-   */
-  public io.signalbox.model.ClusterSpec clusterSpec(String name) {
+  /** On the writer thread (or before it starts): what readers see now, replaced as one value. */
+  private void publishView() {
     DesiredStateTemplate admitted = configHolds.admitted();
-    return clusterSpecs(admitted == null ? config : admitted).get(name);
+    epochView = EpochView.next(epochView, publication.current(), clusterSpecs(admitted == null ? config : admitted),
+        candidates.served(), configHolds, publication.drainingSince());
   }
 
   private ClusterSpecs clusterSpecs(DesiredStateTemplate template) {
@@ -251,7 +203,8 @@ public final class Reconciler implements AutoCloseable {
     });
     Intent intent = interventions.intent();
     boolean storeAvailable = role == null || role.storeAvailable();
-    return new ReconcileStatus(publication.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
+    // The epoch readers see with the rest of the view, not one the writer is still recording.
+    return new ReconcileStatus(epochOf(epochView.snapshot()), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
         rejections.last(), health, problems);
   }
@@ -297,6 +250,7 @@ public final class Reconciler implements AutoCloseable {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, publication.epoch(), e);
       } finally {
+        publishView();
         buildsFinished.incrementAndGet();
       }
     }

@@ -160,7 +160,7 @@ public final class Replication implements AutoCloseable {
     }
     LeaderView l = leaderView;
     return new PublishedView(view.snapshot(), view.status(), l.held(), l.heldFingerprints(), view.intent(),
-        l.lastSafeByGroup(), view.drainingSince(), view.clusters(), view.serializations());
+        l.lastSafeByGroup(), view.drainingSince(), view.clusterSpecs(), view.serializations());
   }
 
   private void sync() {
