@@ -126,9 +126,19 @@ final class Publication implements AutoCloseable {
     return drains.drainingSinceAll();
   }
 
-  /** Whether every client holding {@code endpoint}'s cluster holds an epoch in which it was DRAINING. */
-  boolean drainAcknowledged(EndpointRef endpoint) {
-    return drains.acknowledged(endpoint);
+  /**
+   * The DRAINING endpoints every client holding their cluster has ACKed (in an epoch in which they
+   * were DRAINING), as of now: a build takes this once, so its epoch does not depend on ACKs that
+   * arrive while it builds.
+   */
+  Set<EndpointRef> drainsAcknowledged() {
+    Set<EndpointRef> acked = new java.util.HashSet<>();
+    drains.drainingSinceAll().keySet().forEach(ref -> {
+      if (drains.acknowledged(ref)) {
+        acked.add(ref);
+      }
+    });
+    return acked;
   }
 
   long afterPublishBacklog() {

@@ -7,6 +7,7 @@ import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.lifecycle.EndpointRef;
 import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
@@ -87,8 +88,7 @@ public final class Reconciler implements AutoCloseable {
     this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
         publication::snapshot, meters);
-    this.candidates = new Candidates(clock, validator, translator, resourceCheck, interventions, publication,
-        this::wakeAt);
+    this.candidates = new Candidates(clock, validator, translator, resourceCheck, publication::snapshot);
     this.clock = clock;
     this.meters = meters;
     this.writer = new Thread(this::run, "reconciler");
@@ -278,13 +278,12 @@ public final class Reconciler implements AutoCloseable {
     long started = System.nanoTime();
     DesiredStateTemplate template = configHolds.admit(offered, intent.confirmations(), clock.instant());
     Snapshot parent = publication.current();
-    Candidates.Result next = candidates.next(template, clusterSpecs(template), sources.values(), intent, parent,
-        provenance(cause));
+    // ACKs taken once: what arrives while this builds counts in the next build, not half in this one.
+    Set<EndpointRef> acked = publication.drainsAcknowledged();
+    Candidates.Result next = candidates.next(new Candidates.Input(template, clusterSpecs(template), seen, intent,
+        parent, acked, provenance(cause, seen, acked)));
+    apply(next);
     if (next instanceof Candidates.Refused refused) {
-      // What the refused candidate scheduled (a lifecycle step due now) cannot be served either:
-      // without this the writer rebuilt the same refusal every second (issue 29). The next input
-      // change builds again and schedules what is due then.
-      trigger.wakeIn(null);
       reject(cause, refused.errors());
       return;
     }
@@ -362,7 +361,15 @@ public final class Reconciler implements AutoCloseable {
     candidates.served().holdStableFor(d);
   }
 
-  private void wakeAt(Instant at) {
+  /** The one place a build's effects reach the operator intent and the trigger. */
+  private void apply(Candidates.Result result) {
+    Candidates.Effects effects = result.effects();
+    interventions.lift(effects.lifted());
+    interventions.forgetConfirmations(effects.spentConfirmations());
+    // What a refused candidate scheduled (a lifecycle step due now) cannot be served either:
+    // without this the writer rebuilt the same refusal every second (issue 29). The next input
+    // change builds again and schedules what is due then.
+    Instant at = result instanceof Candidates.Refused ? null : effects.nextWake();
     trigger.wakeIn(at == null ? null : Duration.between(clock.instant(), at));
   }
 
@@ -394,9 +401,10 @@ public final class Reconciler implements AutoCloseable {
     publication.retainEpochs(keep);
   }
 
-  private Provenance provenance(String cause) {
+  private static Provenance provenance(String cause, List<SourceState> seen, Set<EndpointRef> acked) {
     Provenance.Builder p = Provenance.newBuilder().setCause(cause);
-    sources.forEach((id, s) -> p.putSourceGenerations(id, Long.toString(s.generation())));
+    seen.forEach(s -> p.putSourceGenerations(s.sourceId(), Long.toString(s.generation())));
+    acked.stream().map(EndpointRef::toString).sorted().forEach(p::addDrainsAcknowledged);
     return p.build();
   }
 
