@@ -7,6 +7,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.source.file.FileEndpointSource;
@@ -97,9 +98,11 @@ public class FileToEpochBenchmarks {
     Clock clock = Clock.systemUTC();
     xds = new RecordingXdsServer();
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
-    reconciler = new Reconciler(clock, new InMemorySnapshotStore(clock), xds, new DesiredStateValidator(),
+    InMemorySnapshotStore store = new InMemorySnapshotStore(clock);
+    reconciler = new Reconciler(clock, store, xds, new DesiredStateValidator(),
         new IncrementalTranslator(), envoyRules::validate, window, config.reconcile().maxDelay(), new SimpleMeterRegistry());
     reconciler.retainEpochs(2);
+    reconciler.role(Role.standalone(store));
     reconciler.start(null);
     source = new FileEndpointSource(file, new WatchedFile.Timing(quiet, Duration.ofSeconds(1)));
     source.start(reconciler::offerSource);

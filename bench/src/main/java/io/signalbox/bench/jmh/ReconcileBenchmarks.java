@@ -7,6 +7,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.EndpointSpec;
@@ -124,6 +125,7 @@ public class ReconcileBenchmarks {
     // The in-memory store keeps every retained envelope on the heap (PostgreSQL would not): keep few,
     // so the old generation does not fill with them and charge the writer for collecting it.
     reconciler.retainEpochs(2);
+    reconciler.role(Role.standalone(snapshotStore));
     reconciler.start(null);
     reconciler.offerSource(states[0]);
     // As SignalboxServer offers it: one desiredStates() per config, whose per-cluster specs last for

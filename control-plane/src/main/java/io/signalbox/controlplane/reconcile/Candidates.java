@@ -13,84 +13,112 @@ import io.signalbox.validation.Validator;
 import io.signalbox.validation.Violation;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * The inputs as the next epoch's candidate, or the reasons they cannot be one: sources merged,
  * endpoints given their lifecycle under the operator intent, the desired state validated,
  * translated to Envoy resources, quarantined resources restored, and the changed resources checked
  * against Envoy's own rules. Nothing is stored or published here; the writer thread alone calls it.
+ *
+ * <p>A build takes one value ({@link Input}) and returns what it changes elsewhere as values
+ * ({@link Effects}), which the writer applies in one place: it reads no live ACK state and queues
+ * no intent writes while it builds, so an epoch's content follows from its input.
  */
 final class Candidates {
 
+  /**
+   * Everything one build reads, taken once.
+   *
+   * @param sources each source's state as the build sees it
+   * @param parent the epoch served now, or null before the first
+   * @param drainsAcknowledged the DRAINING endpoints every client holding their cluster has ACKed,
+   *     when the build began (also recorded in {@code provenance})
+   */
+  record Input(DesiredStateTemplate template, ClusterSpecs specs, List<SourceState> sources, Intent intent,
+      Snapshot parent, Set<EndpointRef> drainsAcknowledged, Provenance provenance) {
+    Input {
+      sources = List.copyOf(sources);
+      drainsAcknowledged = Set.copyOf(drainsAcknowledged);
+    }
+  }
+
+  /**
+   * What a build changes beyond its candidate, for the writer to apply.
+   *
+   * @param lifted quarantine entries whose input changed (to drop from the intent)
+   * @param spentConfirmations clusters whose confirmed hold is no longer held (to forget)
+   * @param nextWake when the served endpoints change by themselves (a drain deadline, a backoff
+   *     ending), so a build runs then without new input; null for never
+   */
+  record Effects(Map<Quarantine.Key, String> lifted, Set<String> spentConfirmations, Instant nextWake) {
+    Effects {
+      // Copies that allow what the inputs allow (a quarantine entry may hold back no version).
+      lifted = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(lifted));
+      spentConfirmations = java.util.Collections.unmodifiableSet(new java.util.HashSet<>(spentConfirmations));
+    }
+  }
+
   /** What the inputs give. */
-  sealed interface Result permits Refused, Built {}
+  sealed interface Result permits Refused, Built {
+    Effects effects();
+  }
 
   /** The inputs break a rule: no epoch, the last one keeps serving. */
-  record Refused(List<Violation> errors) implements Result {}
+  record Refused(List<Violation> errors, Effects effects) implements Result {}
 
   /** A candidate (possibly with the parent's content), and the validator's warnings about it. */
-  record Built(SnapshotCandidate candidate, List<Violation> warnings) implements Result {}
+  record Built(SnapshotCandidate candidate, List<Violation> warnings, Effects effects) implements Result {}
 
   private final Clock clock;
   private final Validator validator;
   private final Translator translator;
   private final ResourceCheck resourceCheck;
-  private final Interventions interventions;
-  private final Publication publication;
-  private final Consumer<Instant> wakeAt;
+  private final LongFunction<Snapshot> epochs;
   private final SnapshotBuilder builder = new SnapshotBuilder();
   private final EndpointMerge merge = new EndpointMerge();
   private final ServedEndpoints served = new ServedEndpoints();
   private volatile List<String> sourcePrecedence = List.of();
   private Map<EndpointRef, String> lastCauses = Map.of();
 
-  /**
-   * @param wakeAt told when the served endpoints change by themselves (a drain deadline, a backoff
-   *     ending), so a build runs then without new input; null for never
-   */
+  /** @param epochs a published epoch's snapshot (quarantined resources are restored from one) */
   Candidates(Clock clock, Validator validator, Translator translator, ResourceCheck resourceCheck,
-      Interventions interventions, Publication publication, Consumer<Instant> wakeAt) {
+      LongFunction<Snapshot> epochs) {
     this.clock = clock;
     this.validator = validator;
     this.translator = translator;
     this.resourceCheck = resourceCheck;
-    this.interventions = interventions;
-    this.publication = publication;
-    this.wakeAt = wakeAt;
+    this.epochs = epochs;
   }
 
-  Result next(DesiredStateTemplate template, ClusterSpecs specs, Collection<SourceState> sources, Intent intent,
-      Snapshot parent, Provenance provenance) {
-    EndpointMerge.Result merged = merge.update(sources, sourcePrecedence);
-    DesiredState desired = template.with(lifecycle(merged.endpoints(), intent, specs));
+  Result next(Input in) {
+    EndpointMerge.Result merged = merge.update(in.sources(), sourcePrecedence);
+    // The endpoints as they should be served ({@link ServedEndpoints}).
+    ServedEndpoints.Result lifecycle = served.apply(merged.endpoints(), in.intent(), in.parent(), in.specs(),
+        in.drainsAcknowledged()::contains, clock.instant());
+    lastCauses = lifecycle.causes();
+    DesiredState desired = in.template().with(lifecycle.endpoints());
     ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
-      return new Refused(verdict.errors());
+      return new Refused(verdict.errors(), effects(Map.of(), lifecycle));
     }
-    Quarantine.Applied restored = Quarantine.apply(intent.quarantine(), translator.translate(desired), desired,
-        publication::snapshot);
-    interventions.lift(restored.lifted());
-    SnapshotCandidate candidate = builder.candidate(restored.resources(), desired.endpoints(), parent, provenance);
+    Quarantine.Applied restored = Quarantine.apply(in.intent().quarantine(), translator.translate(desired), desired,
+        epochs);
+    Effects effects = effects(restored.lifted(), lifecycle);
+    SnapshotCandidate candidate = builder.candidate(restored.resources(), desired.endpoints(), in.parent(),
+        in.provenance());
     List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
-      return new Refused(envoyErrors);
+      return new Refused(envoyErrors, effects);
     }
-    return new Built(candidate, verdict.warnings());
+    return new Built(candidate, verdict.warnings(), effects);
   }
 
-  /** The endpoints as they should be served ({@link ServedEndpoints}). */
-  private Map<String, List<EndpointSpec>> lifecycle(Map<String, List<EndpointSpec>> fromSources, Intent intent,
-      ClusterSpecs specs) {
-    ServedEndpoints.Result result = served.apply(fromSources, intent, publication.current(), specs,
-        publication::drainAcknowledged, clock.instant());
-    lastCauses = result.causes();
-    interventions.forgetConfirmations(result.spentConfirmations());
-    wakeAt.accept(result.nextChange());
-    return result.endpoints();
+  private static Effects effects(Map<Quarantine.Key, String> lifted, ServedEndpoints.Result lifecycle) {
+    return new Effects(lifted, lifecycle.spentConfirmations(), lifecycle.nextChange());
   }
 
   /** Why each endpoint of the last candidate is served as it is. */

@@ -85,7 +85,7 @@ final class Publication implements AutoCloseable {
   }
 
   /** Following: what the leader committed, never moving back. */
-  void served(Reconciler.Committed c) {
+  void served(WriterRole.Committed c) {
     if (c.waves().isEmpty()) {
       Snapshot there = xds.current();
       if (there == null || c.newest().epoch() > there.epoch()) {
@@ -107,7 +107,7 @@ final class Publication implements AutoCloseable {
 
   /** Taking the lead: serve the newest committed epoch and catch up on its bookkeeping. */
   void tookOver(Snapshot latest) {
-    served(new Reconciler.Committed(latest, Map.of()));
+    served(new WriterRole.Committed(latest, Map.of()));
     afterPublish.restored(latest);
   }
 
@@ -126,9 +126,19 @@ final class Publication implements AutoCloseable {
     return drains.drainingSinceAll();
   }
 
-  /** Whether every client holding {@code endpoint}'s cluster holds an epoch in which it was DRAINING. */
-  boolean drainAcknowledged(EndpointRef endpoint) {
-    return drains.acknowledged(endpoint);
+  /**
+   * The DRAINING endpoints every client holding their cluster has ACKed (in an epoch in which they
+   * were DRAINING), as of now: a build takes this once, so its epoch does not depend on ACKs that
+   * arrive while it builds.
+   */
+  Set<EndpointRef> drainsAcknowledged() {
+    Set<EndpointRef> acked = new java.util.HashSet<>();
+    drains.drainingSinceAll().keySet().forEach(ref -> {
+      if (drains.acknowledged(ref)) {
+        acked.add(ref);
+      }
+    });
+    return acked;
   }
 
   long afterPublishBacklog() {

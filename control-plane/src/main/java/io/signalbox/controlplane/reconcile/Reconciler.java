@@ -12,7 +12,6 @@ import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.store.Fence;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -43,7 +42,6 @@ public final class Reconciler implements AutoCloseable {
   private static final Duration STORE_RETRY = Duration.ofSeconds(1);
 
   private final Clock clock;
-  private final SnapshotStore store;
   private final MeterRegistry meters;
   private final Publication publication;
   private final Interventions interventions;
@@ -52,7 +50,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Inputs: written by any thread, read by the writer.
   private volatile DesiredStateTemplate config;
-  private volatile ClusterSpecs clusterSpecs = new ClusterSpecs(null);
+  private ClusterSpecs clusterSpecs = new ClusterSpecs(null);
   private volatile String configCause = "startup";
   // How many configs were offered: tells a build of a fixed config file from one of the old config.
   private final java.util.concurrent.atomic.AtomicLong configOffers = new java.util.concurrent.atomic.AtomicLong();
@@ -63,7 +61,7 @@ public final class Reconciler implements AutoCloseable {
 
   // Written only by the writer thread; volatile so the API can read them.
   private final Rejections rejections;
-  private volatile boolean storeAvailable = true;
+  private volatile EpochView epochView = EpochView.NONE;
   private volatile boolean pendingPublish;
   private final Thread writer;
   // Builds the writer began and finished, whatever came of them (published, unchanged, rejected,
@@ -71,25 +69,8 @@ public final class Reconciler implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong buildsStarted = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong buildsFinished = new java.util.concurrent.atomic.AtomicLong();
 
-  // Replicas (DESIGN "Replicas"). Standalone: always leading, appends unfenced. A replica builds
-  // only while it leads, and every append carries its lease term; while following, it serves the
-  // epochs the leader committed. The election and the follower loop hand their news over in these
-  // slots; the writer thread acts on them, so one thread publishes to the xDS server.
-  private volatile boolean leading = true;
-  // Among replicas every append is fenced: never decided by whether a lease happens to be held.
-  private volatile boolean replicated;
-  private volatile Fence fence;
-  private volatile Fence takeOver;
-  private volatile Committed committed;
-  private volatile Runnable leaseLost = () -> { };
-
-  /**
-   * What the leader has committed, for a follower to serve.
-   *
-   * @param newest the newest committed epoch
-   * @param waves wave -> the snapshot released to it (canary waves only; empty otherwise)
-   */
-  public record Committed(Snapshot newest, Map<Integer, Snapshot> waves) {}
+  // Whether this process builds and how it appends (replica/ decides: DESIGN "Replicas").
+  private volatile WriterRole role;
 
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
@@ -107,15 +88,13 @@ public final class Reconciler implements AutoCloseable {
     this.rejections = new Rejections(store, meters);
     this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
         publication::snapshot, meters);
-    this.candidates = new Candidates(clock, validator, translator, resourceCheck, interventions, publication,
-        this::wakeAt);
+    this.candidates = new Candidates(clock, validator, translator, resourceCheck, publication::snapshot);
     this.clock = clock;
-    this.store = store;
     this.meters = meters;
     this.writer = new Thread(this::run, "reconciler");
     this.writer.setDaemon(true);
     meters.gauge("signalbox_epoch", publication, Publication::epoch);
-    meters.gauge("signalbox_store_available", this, r -> r.storeAvailable ? 1 : 0);
+    meters.gauge("signalbox_store_available", this, r -> r.role == null || r.role.storeAvailable() ? 1 : 0);
     meters.gauge("signalbox_after_publish_backlog", publication, Publication::afterPublishBacklog);
     meters.more().counter("signalbox_resource_serializations", List.of(), candidates.builder(),
         SnapshotBuilder::serializations);
@@ -126,6 +105,9 @@ public final class Reconciler implements AutoCloseable {
    * never hands clients an empty or older configuration, then starts the writer.
    */
   public void start(Snapshot restored) {
+    if (role == null) {
+      throw new IllegalStateException("the writer has no role: give it one (replica/Role) before start");
+    }
     // Before the first build: a build without the stored intent would undo drains and rollbacks.
     interventions.load();
     if (restored != null) {
@@ -133,6 +115,7 @@ public final class Reconciler implements AutoCloseable {
       log.info("serving stored epoch {} ({} resources) until sources have synced", restored.epoch(),
           restored.resourceCount());
     }
+    publishView();
     writer.start();
   }
 
@@ -148,68 +131,15 @@ public final class Reconciler implements AutoCloseable {
     signal("source " + state.sourceId() + " generation " + state.generation());
   }
 
-  /**
-   * This process is one of several replicas: it builds nothing until {@link #lead}s, and tells
-   * {@code onLeaseLost} when an append finds its lease gone. Call before {@link #start}.
-   */
-  public void replicated(Runnable onLeaseLost) {
-    leading = false;
-    replicated = true;
-    leaseLost = onLeaseLost;
+  /** Its place among replicas (replica/ decides it); before {@link #start}. */
+  public void role(WriterRole r) {
+    r.bind(new WriterPort(interventions, publication, trigger, STORE_RETRY, p -> pendingPublish = p));
+    role = r;
   }
 
   /** Whether this process builds and appends epochs (always, standalone). */
   public boolean leading() {
-    return leading;
-  }
-
-  /**
-   * This replica was elected: the writer reads the operator intent and the newest committed
-   * epoch, then builds on top of it with every append fenced by {@code lease}, so its first epoch
-   * never regresses what clients hold.
-   */
-  public void lead(Fence lease) {
-    takeOver = lease;
-    trigger.signalNow("elected leader with term " + lease.term());
-  }
-
-  /** The lease is lost: nothing more is built or appended from now on, whatever is in flight. */
-  public void follow(String why) {
-    if (leading) {
-      log.warn("no longer leading ({}); serving what the leader commits from epoch {}", why, publication.epoch());
-    }
-    leading = false;
-    fence = null;
-  }
-
-  /** A follower: serve what the leader committed (newest wins; the writer thread publishes it). */
-  public void follow(Committed c) {
-    committed = c;
-    trigger.signalNow("epoch " + c.newest().epoch() + " committed by the leader");
-  }
-
-  /** On the writer thread: the newest committed epoch and the intent, then build fenced. */
-  private void takeOver(Fence lease) {
-    if (!interventions.load()) {
-      // Fail closed, as at start: without the intent a new leader would undo what operators decided.
-      takeOver = lease;
-      trigger.retryAfter(STORE_RETRY, "taking over: operator intent");
-      return;
-    }
-    Snapshot latest;
-    try {
-      latest = store.latest().map(Snapshot::fromEnvelope).orElse(null);
-    } catch (StoreUnavailableException e) {
-      takeOver = lease;
-      storeDown(e);
-      return;
-    }
-    if (latest != null) {
-      publication.tookOver(latest);
-    }
-    fence = lease;
-    leading = true;
-    log.info("leading with term {}, building on epoch {}", lease.term(), publication.epoch());
+    return role.leading();
   }
 
   /** Stores that a canary wave serves {@code epoch}, for the followers (see {@link Publication}). */
@@ -236,31 +166,16 @@ public final class Reconciler implements AutoCloseable {
    * writer's own state.
    */
   public PublishedView view() {
-    Map<String, String> fingerprints = new TreeMap<>();
-    ServedEndpoints served = candidates.served();
-    List<HeldUpdates.Held> endpointHolds = served.held();
-    endpointHolds.forEach(h -> {
-      String f = served.heldFingerprint(h.cluster());
-      if (f != null) {
-        fingerprints.put(h.cluster(), f);
-      }
-    });
-    String configFingerprint = configHolds.fingerprint();
-    if (configFingerprint != null) {
-      fingerprints.put(ConfigHolds.TARGET, configFingerprint);
-    }
-    List<HeldUpdates.Held> held = new java.util.ArrayList<>(configHolds.held());
-    held.addAll(endpointHolds);
-    return new PublishedView(publication.current(), status(), held, fingerprints, interventions.intent(),
-        interventions.lastSafeByGroup(), publication.drainingSince(), this::clusterSpec, serializations());
+    EpochView e = epochView;
+    return new PublishedView(e.snapshot(), status(), e.held(), e.heldFingerprints(), interventions.intent(),
+        interventions.lastSafeByGroup(), e.drainingSince(), e.clusters(), serializations());
   }
 
-  /**
-   * The cluster as currently configured: declared, or discovered with {@code clusterDefaults}.
-   */
-  public io.signalbox.model.ClusterSpec clusterSpec(String name) {
+  /** On the writer thread (or before it starts): what readers see now, replaced as one value. */
+  private void publishView() {
     DesiredStateTemplate admitted = configHolds.admitted();
-    return clusterSpecs(admitted == null ? config : admitted).get(name);
+    epochView = EpochView.next(epochView, publication.current(), clusterSpecs(admitted == null ? config : admitted),
+        candidates.served(), configHolds, publication.drainingSince());
   }
 
   private ClusterSpecs clusterSpecs(DesiredStateTemplate template) {
@@ -287,7 +202,9 @@ public final class Reconciler implements AutoCloseable {
       }
     });
     Intent intent = interventions.intent();
-    return new ReconcileStatus(publication.epoch(), interventions.lastSafeEpoch(), interventions.frozen(),
+    boolean storeAvailable = role == null || role.storeAvailable();
+    // The epoch readers see with the rest of the view, not one the writer is still recording.
+    return new ReconcileStatus(epochOf(epochView.snapshot()), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
         rejections.last(), health, problems);
   }
@@ -326,23 +243,14 @@ public final class Reconciler implements AutoCloseable {
       }
       buildsStarted.incrementAndGet();
       try {
-        Fence lead = takeOver;
-        if (lead != null) {
-          takeOver = null;
-          takeOver(lead);
-        }
-        Committed c = committed;
-        if (c != null && !leading) {
-          committed = null;
-          publication.served(c);
-        }
-        if (leading) {
+        if (role.settle()) {
           build(cause);
         }
       } catch (RuntimeException e) {
         // A bug in one build must not kill the only writer; the last epoch keeps serving.
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, publication.epoch(), e);
       } finally {
+        publishView();
         buildsFinished.incrementAndGet();
       }
     }
@@ -370,13 +278,12 @@ public final class Reconciler implements AutoCloseable {
     long started = System.nanoTime();
     DesiredStateTemplate template = configHolds.admit(offered, intent.confirmations(), clock.instant());
     Snapshot parent = publication.current();
-    Candidates.Result next = candidates.next(template, clusterSpecs(template), sources.values(), intent, parent,
-        provenance(cause));
+    // ACKs taken once: what arrives while this builds counts in the next build, not half in this one.
+    Set<EndpointRef> acked = publication.drainsAcknowledged();
+    Candidates.Result next = candidates.next(new Candidates.Input(template, clusterSpecs(template), seen, intent,
+        parent, acked, provenance(cause, seen, acked)));
+    apply(next);
     if (next instanceof Candidates.Refused refused) {
-      // What the refused candidate scheduled (a lifecycle step due now) cannot be served either:
-      // without this the writer rebuilt the same refusal every second (issue 29). The next input
-      // change builds again and schedules what is due then.
-      trigger.wakeIn(null);
       reject(cause, refused.errors());
       return;
     }
@@ -400,30 +307,16 @@ public final class Reconciler implements AutoCloseable {
     }
     Snapshot snapshot;
     try {
-      Fence f = fence;
-      if (f == null && replicated) {
-        // Deposed while this build ran (the election thread cleared the lease): append nothing.
-        // An unfenced append here would be a paused leader's write after its lease (invariant 4).
-        log.info("{}: no longer leading; the epoch built is not appended", cause);
-        return;
-      }
-      if (f == null) {
-        snapshot = store.append(candidate.sealer(clock));
-      } else {
-        snapshot = store.append(candidate.sealer(clock), f).orElse(null);
-        if (snapshot == null) {
-          // Another replica leads now (or this one was paused past its lease): nothing was stored.
-          storeUp();
-          follow("the lease with term " + f.term() + " no longer holds");
-          leaseLost.run();
-          return;
-        }
-      }
+      // Empty when this process no longer leads: the role has stepped down, nothing was stored.
+      snapshot = role.append(cause, candidate.sealer(clock)).orElse(null);
     } catch (StoreUnavailableException e) {
-      storeDown(e);
+      role.storeDown(e);
       return;
     }
-    storeUp();
+    if (snapshot == null) {
+      return;
+    }
+    role.storeUp();
     changedSources.built(seen);
     publication.published(parent, snapshot, candidates.lastCauses(), clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -432,18 +325,6 @@ public final class Reconciler implements AutoCloseable {
     log.info("published epoch {} ({}): {} clusters, {} endpoints changed, {} resources, {} ms", snapshot.epoch(), cause,
         snapshot.resources(XdsType.CLUSTER).size(), candidate.changed(XdsType.ENDPOINT).size(),
         snapshot.resourceCount(), tookMs);
-  }
-
-  /** Updates the guards hold back (a config reload first, then mass removals, last eligible endpoints). */
-  public List<HeldUpdates.Held> held() {
-    List<HeldUpdates.Held> config = configHolds.held();
-    List<HeldUpdates.Held> endpoints = candidates.served().held();
-    if (config.isEmpty()) {
-      return endpoints;
-    }
-    List<HeldUpdates.Held> all = new java.util.ArrayList<>(config);
-    all.addAll(endpoints);
-    return all;
   }
 
   /**
@@ -480,20 +361,15 @@ public final class Reconciler implements AutoCloseable {
     candidates.served().holdStableFor(d);
   }
 
-  /**
-   * Whether every client holding {@code endpoint}'s cluster has ACKed an epoch in which the
-   * endpoint was DRAINING: only then may it be removed (invariant 2).
-   */
-  public boolean drainAcknowledged(EndpointRef endpoint) {
-    return publication.drainAcknowledged(endpoint);
-  }
-
-  /** The first epoch of the current run of epochs in which {@code endpoint} is DRAINING, or null. */
-  public Long drainingSince(EndpointRef endpoint) {
-    return publication.drainingSince(endpoint);
-  }
-
-  private void wakeAt(Instant at) {
+  /** The one place a build's effects reach the operator intent and the trigger. */
+  private void apply(Candidates.Result result) {
+    Candidates.Effects effects = result.effects();
+    interventions.lift(effects.lifted());
+    interventions.forgetConfirmations(effects.spentConfirmations());
+    // What a refused candidate scheduled (a lifecycle step due now) cannot be served either:
+    // without this the writer rebuilt the same refusal every second (issue 29). The next input
+    // change builds again and schedules what is due then.
+    Instant at = result instanceof Candidates.Refused ? null : effects.nextWake();
     trigger.wakeIn(at == null ? null : Duration.between(clock.instant(), at));
   }
 
@@ -520,58 +396,15 @@ public final class Reconciler implements AutoCloseable {
     rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, configOffers.get());
   }
 
-  /**
-   * Among replicas, for the replication thread: the store could not be read. A replica that is not
-   * leading (a follower, or a leader deposed because it could not renew its lease in the outage)
-   * has nothing of its own to append, so without this its status, {@code /readyz} and
-   * {@code signalbox_store_available} would say the store is fine through the whole outage
-   * (StoreOutageDrillIT). The leader's writer reports it itself.
-   */
-  public void storeUnreachable(StoreUnavailableException e) {
-    if (!leading) {
-      pendingPublish = true;
-      if (storeAvailable) {
-        storeAvailable = false;
-        log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
-            e.getMessage());
-      }
-    }
-  }
-
-  /** Among replicas, for the replication thread: the store answered again. */
-  public void storeReachable() {
-    if (!leading && !storeAvailable) {
-      storeUp();
-    }
-  }
-
-  private void storeDown(StoreUnavailableException e) {
-    pendingPublish = true;
-    if (storeAvailable) {
-      storeAvailable = false;
-      log.warn("store unavailable, publishing nothing new and still serving epoch {}: {}", publication.epoch(),
-          e.getMessage());
-    }
-    // Retry from the latest inputs, not before STORE_RETRY; whatever arrived meanwhile is included.
-    trigger.retryAfter(STORE_RETRY, "store retry");
-  }
-
-  private void storeUp() {
-    pendingPublish = false;
-    if (!storeAvailable) {
-      storeAvailable = true;
-      log.warn("store available again; publishing resumes");
-    }
-  }
-
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
     publication.retainEpochs(keep);
   }
 
-  private Provenance provenance(String cause) {
+  private static Provenance provenance(String cause, List<SourceState> seen, Set<EndpointRef> acked) {
     Provenance.Builder p = Provenance.newBuilder().setCause(cause);
-    sources.forEach((id, s) -> p.putSourceGenerations(id, Long.toString(s.generation())));
+    seen.forEach(s -> p.putSourceGenerations(s.sourceId(), Long.toString(s.generation())));
+    acked.stream().map(EndpointRef::toString).sorted().forEach(p::addDrainsAcknowledged);
     return p.build();
   }
 

@@ -35,6 +35,7 @@ public final class Replica implements AutoCloseable {
   private final Clock clock;
   private final boolean replicated;
   private Reconciler reconciler;
+  private volatile Role role;
   private Election election;
   private volatile Replication replication;
 
@@ -74,21 +75,25 @@ public final class Replica implements AutoCloseable {
   public void attach(Reconciler writer) {
     this.reconciler = writer;
     if (!replicated) {
+      role = Role.standalone(store);
+      writer.role(role);
       return;
     }
     election = new Election(store.leadership(), ha, new Election.Listener() {
       @Override
       public void elected(Fence lease) {
-        writer.lead(lease);
+        role.lead(lease);
       }
 
       @Override
       public void deposed(String why) {
-        writer.follow(why);
+        role.follow(why);
       }
     });
-    writer.replicated(election::fencedOut);
-    replication = new Replication(store, writer, local, waves, ha, election, clock.instant());
+    Role r = Role.replicated(store, election::fencedOut);
+    role = r;
+    writer.role(r);
+    replication = new Replication(store, writer, r, local, waves, ha, election, clock.instant());
   }
 
   /** Starts following and campaigning; after the writer started. */
@@ -101,7 +106,8 @@ public final class Replica implements AutoCloseable {
 
   /** Whether this process builds epochs now (always, standalone). */
   public boolean leading() {
-    return reconciler == null || reconciler.leading();
+    Role r = role;
+    return r == null || r.leading();
   }
 
   /** The other replicas alive now (none, standalone). */

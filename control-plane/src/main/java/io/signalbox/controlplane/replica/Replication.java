@@ -7,6 +7,7 @@ import io.signalbox.controlplane.reconcile.HeldUpdates;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.reconcile.WriterRole;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.xds.XdsServer;
@@ -57,6 +58,7 @@ public final class Replication implements AutoCloseable {
 
   private final SnapshotStore store;
   private final Reconciler reconciler;
+  private final Role role;
   private final Interventions interventions;
   private final XdsServer localXds;
   private final Waves waves;
@@ -75,10 +77,11 @@ public final class Replication implements AutoCloseable {
   // Snapshots loaded for wave releases, by epoch; replication thread only.
   private final Map<Long, Snapshot> loaded = new HashMap<>();
 
-  public Replication(SnapshotStore store, Reconciler reconciler, XdsServer localXds, Waves waves, HaSettings ha,
-      Election election, Instant startedAt) {
+  public Replication(SnapshotStore store, Reconciler reconciler, Role role, XdsServer localXds, Waves waves,
+      HaSettings ha, Election election, Instant startedAt) {
     this.store = store;
     this.reconciler = reconciler;
+    this.role = role;
     this.interventions = reconciler.interventions();
     this.localXds = localXds;
     this.waves = waves;
@@ -152,25 +155,25 @@ public final class Replication implements AutoCloseable {
 
   /** {@code view} with what the leader computes, when this replica follows. */
   public PublishedView withLeader(PublishedView view) {
-    if (reconciler.leading()) {
+    if (role.leading()) {
       return view;
     }
     LeaderView l = leaderView;
     return new PublishedView(view.snapshot(), view.status(), l.held(), l.heldFingerprints(), view.intent(),
-        l.lastSafeByGroup(), view.drainingSince(), view.clusters(), view.serializations());
+        l.lastSafeByGroup(), view.drainingSince(), view.clusterSpecs(), view.serializations());
   }
 
   private void sync() {
     try {
-      if (reconciler.leading()) {
+      if (role.leading()) {
         lastCommitted = store.lastEpoch();
       } else {
         // First: a follower's clients wait for this, not for the reads below.
         follow();
       }
-      reconciler.storeReachable();
+      role.storeReachable();
       long revision = store.intent().revision();
-      if (revision != interventions.revisionRead() && interventions.load() && reconciler.leading()) {
+      if (revision != interventions.revisionRead() && interventions.load() && role.leading()) {
         reconciler.poke("operator intent changed on another replica");
       }
       List<ReplicaRecord> all = store.leadership().replicas();
@@ -179,7 +182,7 @@ public final class Replication implements AutoCloseable {
       leaderView = leaderView(all);
     } catch (StoreUnavailableException e) {
       log.debug("replication: store unavailable: {}", e.getMessage());
-      reconciler.storeUnreachable(e);
+      role.storeUnreachable(e);
     } catch (RuntimeException e) {
       log.error("replication failed; will retry", e);
     }
@@ -223,7 +226,7 @@ public final class Replication implements AutoCloseable {
       newest = store.latest().map(e -> Snapshot.fromEnvelope(e, served)).orElse(null);
     }
     if (newest != null) {
-      reconciler.follow(new Reconciler.Committed(newest, released));
+      role.follow(new WriterRole.Committed(newest, released));
     }
     loaded.keySet().removeIf(epoch -> served != null && epoch < served.epoch() - 100);
   }
@@ -259,7 +262,7 @@ public final class Replication implements AutoCloseable {
 
   private void heartbeat() {
     try {
-      boolean leading = reconciler.leading();
+      boolean leading = role.leading();
       String view = "";
       if (leading) {
         PublishedView v = reconciler.view();
@@ -278,7 +281,7 @@ public final class Replication implements AutoCloseable {
   /** This replica's part, for the status API: role, leader, term, whether it is caught up. */
   public ReplicaStatus status() {
     var lease = election.lease();
-    return new ReplicaStatus(ha.replicaId(), reconciler.leading() ? "leader" : "follower",
+    return new ReplicaStatus(ha.replicaId(), role.leading() ? "leader" : "follower",
         lease == null ? null : lease.leaderId(), lease == null ? 0 : lease.term(), caughtUp(),
         replicas.stream().map(r -> new ReplicaStatus.Replica(r.replicaId(), r.role(), r.epoch(), r.clients(),
             r.lastSeen())).toList());

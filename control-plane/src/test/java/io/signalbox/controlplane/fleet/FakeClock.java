@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that stands still until a test moves it. */
-final class FakeClock extends Clock {
+public final class FakeClock extends Clock {
 
   private volatile Instant now;
 
-  FakeClock(Instant start) {
+  public FakeClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now = now.plus(by);
   }
 

@@ -108,48 +108,52 @@ class BuildTriggerTest {
 
   @Test
   void aChangeRightAfterABuildWaitsForTheBurstToSettle() throws Exception {
-    trigger = new BuildTrigger(Duration.ofMillis(400), Duration.ofMinutes(1));
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(400), Duration.ofMinutes(1), ticker);
     trigger.signal("first");
     assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("first");
 
-    long signalled = System.nanoTime();
     trigger.signal("second");
-    String cause = nextBuild().get(30, TimeUnit.SECONDS);
 
-    assertThat(cause).isEqualTo("second");
-    assertThat(Duration.ofNanos(System.nanoTime() - signalled)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    assertThat(trigger.nanosUntilDue()).as("not before the debounce").isEqualTo(MS.multipliedBy(400).toNanos());
+    ticker.advance(MS.multipliedBy(399));
+    assertThat(trigger.nanosUntilDue()).isEqualTo(MS.toNanos());
+    ticker.advance(MS);
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("second");
   }
 
   @Test
   void aBurstCostsOneBuildAtItsStartAndOneAfterIt() throws Exception {
-    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMinutes(1));
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMinutes(1), ticker);
     trigger.signal("burst 0");
     assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("burst 0");
     for (int i = 1; i <= 5; i++) {
+      ticker.advance(MS.multipliedBy(10));
       trigger.signal("burst " + i);
     }
+    ticker.advance(MS.multipliedBy(300));
 
     assertThat(nextBuild().get(30, TimeUnit.SECONDS)).as("the rest of the burst, in one build").isEqualTo("burst 1");
-    CompletableFuture<String> none = nextBuild();
-    await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> !none.isDone());
+    assertThat(trigger.nanosUntilDue()).as("nothing pending after it").isEqualTo(-1);
   }
 
   @Test
   void aSteadyStreamOfChangesIsBuiltNoLaterThanMaxDelay() throws Exception {
-    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMillis(600));
+    FakeTicker ticker = new FakeTicker();
+    trigger = new BuildTrigger(Duration.ofMillis(300), Duration.ofMillis(600), ticker);
     trigger.signal("start");
     assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("start");
 
-    CompletableFuture<String> build = nextBuild();
-    long first = System.nanoTime();
     // Never quiet for the debounce: only maxDelay can let this build through.
-    while (!build.isDone() && System.nanoTime() - first < TimeUnit.SECONDS.toNanos(30)) {
+    for (int elapsed = 0; elapsed < 600; elapsed += 50) {
       trigger.signal("steady");
-      TimeUnit.MILLISECONDS.sleep(50);
+      assertThat(trigger.nanosUntilDue()).as("%d ms into the stream", elapsed).isPositive();
+      ticker.advance(MS.multipliedBy(50));
     }
 
-    assertThat(build).isCompletedWithValue("steady");
-    assertThat(Duration.ofNanos(System.nanoTime() - first)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+    assertThat(trigger.nanosUntilDue()).as("maxDelay after the first change").isZero();
+    assertThat(nextBuild().get(30, TimeUnit.SECONDS)).isEqualTo("steady");
   }
 
   private CompletableFuture<String> nextBuild() {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
@@ -53,6 +54,7 @@ class RetentionTest {
         .value();
     reconciler.offerConfig(config::desiredState, "startup");
     offerEndpointOn(8001);
+    reconciler.role(Role.standalone(store));
     reconciler.start(null);
     await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.status().epoch() == 1);
   }

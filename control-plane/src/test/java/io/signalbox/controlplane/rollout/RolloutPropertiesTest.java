@@ -12,6 +12,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
@@ -302,6 +303,7 @@ class RolloutPropertiesTest {
       reconciler = new Reconciler(world.clock, world.store, ads, new DesiredStateValidator(),
           new IncrementalTranslator(), ENVOY_RULES::validate, Duration.ofMillis(1), Duration.ofMillis(5),
           new SimpleMeterRegistry());
+      reconciler.role(Role.standalone(world.store));
       reconciler.start(restored);
       SignalboxConfig config = new SignalboxConfig(null, null, null, null, null, null, null, null, List.of(), List.of(),
           CLUSTERS.stream().map(ClusterSpec::named).toList());
