@@ -39,6 +39,9 @@ public final class EjectCommand implements Callable<Integer> {
       options.print(answer);
     } else {
       options.println("ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for")));
+      if (answer.path("note").isTextual()) {
+        options.println(answer.path("note").asText());
+      }
     }
     return 0;
   }
