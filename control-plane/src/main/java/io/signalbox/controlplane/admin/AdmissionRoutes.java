@@ -35,8 +35,6 @@ final class AdmissionRoutes {
   record ShedRequest(@JsonPropertyDescription(DropRules.PERCENT_RANGE) BigDecimal percent, String category,
       Boolean force, String reason) {}
 
-  record UnshedRequest(String category, String reason) {}
-
   record ReasonRequest(String reason) {}
 
   /** One drop as the API shows it: the share as a percentage, as the operator typed it. */
@@ -77,16 +75,10 @@ final class AdmissionRoutes {
       return new ApiRouter.Audit("shed", "cluster " + cluster,
           DropRules.percent(perMillion) + "% as " + category + (reason.isEmpty() ? "" : ": " + reason));
     });
-    router.write(HandlerType.DELETE, SHED_PATH, Access.OPERATE, (ctx, caller) -> {
-      String cluster = cluster(ctx);
-      UnshedRequest body = router.body(ctx, UnshedRequest.class);
-      String category = body == null ? null : body.category();
-      String reason = reason(body == null ? null : body.reason());
-      int lifted = Outcomes.value(interventions().unshed(cluster, category, caller.name(), reason));
-      ctx.json(Map.of("cluster", cluster, "lifted", lifted));
-      return new ApiRouter.Audit("unshed", "cluster " + cluster,
-          (category == null ? "" : "category " + category + (reason.isEmpty() ? "" : ": ")) + reason);
-    });
+    // A write takes no query and a DELETE no body (ApiRouter): one category is named in the path.
+    router.write(HandlerType.DELETE, SHED_PATH, Access.OPERATE, (ctx, caller) -> unshed(ctx, caller, null));
+    router.write(HandlerType.DELETE, SHED_PATH + "/{category}", Access.OPERATE,
+        (ctx, caller) -> unshed(ctx, caller, ctx.pathParam("category")));
     router.write(HandlerType.POST, "/api/v1/freeze-ejections", Access.OPERATE, (ctx, caller) -> {
       ReasonRequest body = router.body(ctx, ReasonRequest.class);
       String reason = reason(body == null ? null : body.reason());
@@ -101,6 +93,13 @@ final class AdmissionRoutes {
       ctx.json(Map.of("ejectionsFrozen", false, "wasFrozen", was));
       return new ApiRouter.Audit("unfreeze-ejections", "ejections", reason);
     });
+  }
+
+  private ApiRouter.Audit unshed(Context ctx, Caller caller, String category) {
+    String cluster = cluster(ctx);
+    int lifted = Outcomes.value(interventions().unshed(cluster, category, caller.name(), ""));
+    ctx.json(Map.of("cluster", cluster, "lifted", lifted));
+    return new ApiRouter.Audit("unshed", "cluster " + cluster, category == null ? "" : "category " + category);
   }
 
   /**

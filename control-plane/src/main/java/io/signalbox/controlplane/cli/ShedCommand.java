@@ -77,20 +77,11 @@ public final class ShedCommand implements Callable<Integer> {
     @Option(names = "--category", paramLabel = "C", description = "Lift only this category's drop.")
     String category;
 
-    @Option(names = "--reason", paramLabel = "R", description = "Why; recorded in the audit log.")
-    String reason;
-
     @Override
     public Integer call() {
-      Map<String, String> body = new LinkedHashMap<>();
-      if (category != null) {
-        body.put("category", category);
-      }
-      if (reason != null) {
-        body.put("reason", reason);
-      }
-      JsonNode answer = options.client().send("DELETE", "/api/v1/clusters/" + AdminClient.segment(cluster) + "/shed",
-          body.isEmpty() ? null : body);
+      // A DELETE carries neither body nor query: one category is named in the path.
+      JsonNode answer = options.client().delete("/api/v1/clusters/" + AdminClient.segment(cluster) + "/shed"
+          + (category == null ? "" : "/" + AdminClient.segment(category)));
       if (options.json()) {
         options.print(answer);
       } else {

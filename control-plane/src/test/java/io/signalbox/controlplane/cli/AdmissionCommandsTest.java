@@ -64,6 +64,7 @@ class AdmissionCommandsTest {
     assertThat(status().get("drops").get(1).get("reason").asText()).isEqualTo("zone b is down");
 
     Cli.Run unshed = Cli.against(sb, "unshed", "greeter", "--category", "batch");
+    assertThat(unshed.exit()).as(unshed.err()).isZero();
     assertThat(unshed.out()).isEqualTo("unshed: clients of greeter drop no calls for the operator any more "
         + "(1 lifted)\n");
     await().atMost(Duration.ofSeconds(10)).until(() -> servedDrops().size() == 1);
