@@ -190,6 +190,8 @@ class OperatorSheddingIT {
         .containsOnly(EndpointState.READY);
     assertThat(cli("status")).contains("yes, by anonymous: incident 12")
         .contains(b3 + ": ejection held");
+    assertThat(cli("why", "greeter", "127.0.0.1:" + backends.port("b3"))).contains("ejection held: ejections frozen "
+        + "by anonymous: incident 12");
 
     // An operator's eject is a decision made with the freeze in view: it applies, and says so.
     String ejected = cli("eject", "greeter", "127.0.0.1:" + backends.port("b1"), "--reason", "bad disk");
