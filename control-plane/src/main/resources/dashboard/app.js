@@ -69,6 +69,26 @@ function renderHeld(status, now) {
   });
 }
 
+/** The operator's drops (shed) and the freeze of ejections with the ejections it holds (issue 31). */
+function renderAdmission(status, now) {
+  const rows = (status.drops || []).map((d) => ({
+    what: 'shedding ' + d.percent + '% as ' + d.category, where: d.cluster,
+    by: d.actor + (d.reason ? ': ' + d.reason : ''), since: d.since }));
+  const f = status.ejectionFreeze;
+  if (f) {
+    rows.push({ what: 'ejections frozen', where: 'all clusters', by: f.actor + (f.reason ? ': ' + f.reason : ''),
+      since: f.at });
+    Object.entries(status.heldEjections || {}).forEach(([endpoint, why]) => rows.push({
+      what: 'ejection held', where: endpoint, by: why, since: f.at }));
+  }
+  fillOrEmpty('admission', 'admission-empty', rows, (tr, r) => {
+    cell(tr, r.what, 'warn');
+    cell(tr, r.where);
+    cell(tr, r.by, 'msg');
+    cell(tr, ago(r.since, now)).title = r.since;
+  });
+}
+
 function renderDrains(drains, now) {
   fillOrEmpty('drains', 'drains-empty', drains, (tr, d) => {
     tr.dataset.endpoint = d.cluster + '/' + d.endpoint;
@@ -259,6 +279,7 @@ async function poll() {
     renderWhoami(me.body);
     renderGlance(status.body, summary.body);
     renderHeld(status.body, now);
+    renderAdmission(status.body, now);
     renderDrains(drains.body, now);
     renderNackGroups(summary.body, now);
     renderClientWarnings(status.body);

@@ -29,7 +29,10 @@ import picocli.CommandLine.Command;
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
     subcommands = {ServeCommand.class, DemoCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
         EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
-        FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        FreezeCommand.class, FreezeCommand.Unfreeze.class,
+        io.signalbox.controlplane.cli.ShedCommand.class, io.signalbox.controlplane.cli.ShedCommand.Unshed.class,
+        io.signalbox.controlplane.cli.FreezeEjectionsCommand.class,
+        io.signalbox.controlplane.cli.FreezeEjectionsCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
         io.signalbox.controlplane.cli.ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

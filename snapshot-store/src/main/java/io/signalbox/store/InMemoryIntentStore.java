@@ -14,11 +14,20 @@ final class InMemoryIntentStore implements IntentStore {
 
   private final InMemoryOverrideStore overrides;
   private final AtomicLong revision;
-  // Guards the three fields below.
+  private record DropKey(String cluster, String category) {}
+
+  /** As the PostgreSQL store reads them: by cluster, then the order clients apply them. */
+  private static final java.util.Comparator<StoredIntent.Drop> DROP_ORDER =
+      java.util.Comparator.comparing(StoredIntent.Drop::cluster).thenComparing(StoredIntent.Drop::at)
+          .thenComparing(StoredIntent.Drop::category);
+
+  // Guards the fields below.
   private final Object lock = new Object();
   private StoredIntent.Freeze freeze;
   private final Map<Key, StoredIntent.Quarantined> quarantine = new LinkedHashMap<>();
   private final Map<String, StoredIntent.Confirmation> confirmations = new TreeMap<>();
+  private StoredIntent.Freeze ejectionFreeze;
+  private final Map<DropKey, StoredIntent.Drop> drops = new LinkedHashMap<>();
 
   InMemoryIntentStore(InMemoryOverrideStore overrides, AtomicLong revision) {
     this.overrides = overrides;
@@ -32,7 +41,8 @@ final class InMemoryIntentStore implements IntentStore {
       overrides.all().stream().filter(o -> o.kind().equals("eject"))
           .forEach(o -> ejections.merge(StoredIntent.endpointKey(o.cluster(), o.address(), o.port()), 1, Integer::sum));
       return new StoredIntent(freeze, List.copyOf(quarantine.values()), List.copyOf(confirmations.values()),
-          overrides.active(), ejections, revision.get());
+          overrides.active(), ejections, ejectionFreeze,
+          drops.values().stream().sorted(DROP_ORDER).toList(), revision.get());
     }
   }
 
@@ -99,6 +109,51 @@ final class InMemoryIntentStore implements IntentStore {
       }
       revision.incrementAndGet();
       return true;
+    }
+  }
+
+  @Override
+  public void freezeEjections(StoredIntent.Freeze f) {
+    synchronized (lock) {
+      ejectionFreeze = f;
+      revision.incrementAndGet();
+    }
+  }
+
+  @Override
+  public boolean unfreezeEjections() {
+    synchronized (lock) {
+      if (ejectionFreeze == null) {
+        return false;
+      }
+      ejectionFreeze = null;
+      revision.incrementAndGet();
+      return true;
+    }
+  }
+
+  @Override
+  public void drop(StoredIntent.Drop d) {
+    synchronized (lock) {
+      DropKey key = new DropKey(d.cluster(), d.category());
+      StoredIntent.Drop old = drops.get(key);
+      // A replaced drop keeps its place (and its creation time, as the PostgreSQL store does).
+      drops.put(key, old == null ? d
+          : new StoredIntent.Drop(d.cluster(), d.category(), d.perMillion(), d.actor(), d.reason(), old.at()));
+      revision.incrementAndGet();
+    }
+  }
+
+  @Override
+  public int undrop(String cluster, String category) {
+    synchronized (lock) {
+      int before = drops.size();
+      drops.keySet().removeIf(k -> k.cluster().equals(cluster) && (category == null || k.category().equals(category)));
+      int removed = before - drops.size();
+      if (removed > 0) {
+        revision.incrementAndGet();
+      }
+      return removed;
     }
   }
 

@@ -3,8 +3,8 @@ package io.signalbox.store;
 import java.util.List;
 
 /**
- * Operator intent beyond the per-endpoint overrides: the freeze, quarantined resources and
- * confirmations of held updates. Like {@link OverrideStore}, it is the authority: a writer applies
+ * Operator intent beyond the per-endpoint overrides: the freeze, quarantined resources,
+ * confirmations of held updates, the operator's drops and the freeze of ejections. Like {@link OverrideStore}, it is the authority: a writer applies
  * what is stored, and every change is stored before it takes effect, so a restart, a crash or a
  * change of leader loses nothing an operator (or the rollout) decided.
  *
@@ -36,6 +36,25 @@ public interface IntentStore {
 
   /** Forgets the confirmation of {@code cluster}; false if there was none. */
   boolean clearConfirmation(String cluster);
+
+  /** Sets (or replaces) the freeze of ejections. */
+  void freezeEjections(StoredIntent.Freeze freeze);
+
+  /** Lifts the freeze of ejections; false if there was none. */
+  boolean unfreezeEjections();
+
+  /**
+   * Adds the drop, or replaces the one of the same cluster and category (keeping its place in the
+   * order clients apply them).
+   */
+  void drop(StoredIntent.Drop drop);
+
+  /**
+   * Deletes the drops of {@code cluster}: only {@code category}'s, or all when it is null.
+   *
+   * @return how many there were
+   */
+  int undrop(String cluster, String category);
 
   /** Grows with every change to the intent or the overrides; 0 before the first. */
   long revision();

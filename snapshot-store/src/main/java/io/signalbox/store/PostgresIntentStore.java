@@ -2,6 +2,8 @@ package io.signalbox.store;
 
 import static io.signalbox.store.DatabaseCall.call;
 import static io.signalbox.store.UtcTimestamps.utc;
+import static io.signalbox.store.jooq.Tables.EJECTION_FREEZE;
+import static io.signalbox.store.jooq.Tables.OPERATOR_DROPS;
 import static io.signalbox.store.jooq.Tables.PUBLISH_FREEZE;
 import static io.signalbox.store.jooq.Tables.HELD_CONFIRMATIONS;
 import static io.signalbox.store.jooq.Tables.INTENT_REVISION;
@@ -16,7 +18,10 @@ import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Intent in the {@code publish_freeze}, {@code quarantine} and {@code held_confirmations} tables (V6). */
+/**
+ * Intent in the {@code publish_freeze}, {@code quarantine} and {@code held_confirmations} tables (V6)
+ * and the {@code ejection_freeze} and {@code operator_drops} tables (V10).
+ */
 final class PostgresIntentStore implements IntentStore {
 
   private static final int ONLY_ROW = 1;
@@ -58,7 +63,14 @@ final class PostgresIntentStore implements IntentStore {
           .from(OVERRIDES).where(OVERRIDES.KIND.eq("eject"))
           .groupBy(OVERRIDES.CLUSTER, OVERRIDES.ADDRESS, OVERRIDES.PORT)
           .forEach(r -> ejections.put(StoredIntent.endpointKey(r.value1(), r.value2(), r.value3()), r.value4()));
-      return new StoredIntent(freeze, quarantine, confirmations, overrides, ejections, revision);
+      StoredIntent.Freeze ejectionFreeze = t.selectFrom(EJECTION_FREEZE).fetchOptional()
+          .map(r -> new StoredIntent.Freeze(r.getActor(), r.getReason(), r.getFrozenAt().toInstant())).orElse(null);
+      List<StoredIntent.Drop> drops = t.selectFrom(OPERATOR_DROPS)
+          .orderBy(OPERATOR_DROPS.CLUSTER, OPERATOR_DROPS.CREATED_AT, OPERATOR_DROPS.CATEGORY)
+          .fetch(r -> new StoredIntent.Drop(r.getCluster(), r.getCategory(), r.getPerMillion(), r.getActor(),
+              r.getReason(), r.getCreatedAt().toInstant()));
+      return new StoredIntent(freeze, quarantine, confirmations, overrides, ejections, ejectionFreeze, drops,
+          revision);
     }));
   }
 
@@ -133,6 +145,58 @@ final class PostgresIntentStore implements IntentStore {
   public boolean clearConfirmation(String cluster) {
     return call("clear a confirmation", () -> db.transactionResult(tx -> changed(tx.dsl(),
         tx.dsl().deleteFrom(HELD_CONFIRMATIONS).where(HELD_CONFIRMATIONS.CLUSTER.eq(cluster)).execute())));
+  }
+
+  @Override
+  public void freezeEjections(StoredIntent.Freeze f) {
+    call("store the freeze of ejections", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      t.insertInto(EJECTION_FREEZE)
+          .set(EJECTION_FREEZE.ID, ONLY_ROW).set(EJECTION_FREEZE.ACTOR, f.actor())
+          .set(EJECTION_FREEZE.REASON, f.reason())
+          .set(EJECTION_FREEZE.FROZEN_AT, utc(f.at()))
+          .onConflict(EJECTION_FREEZE.ID).doUpdate()
+          .set(EJECTION_FREEZE.ACTOR, f.actor()).set(EJECTION_FREEZE.REASON, f.reason())
+          .set(EJECTION_FREEZE.FROZEN_AT, utc(f.at()))
+          .execute();
+      bumpRevision(t);
+      return null;
+    }));
+  }
+
+  @Override
+  public boolean unfreezeEjections() {
+    return call("lift the freeze of ejections", () -> db.transactionResult(tx -> changed(tx.dsl(),
+        tx.dsl().deleteFrom(EJECTION_FREEZE).where(EJECTION_FREEZE.ID.eq(ONLY_ROW)).execute())));
+  }
+
+  @Override
+  public void drop(StoredIntent.Drop d) {
+    call("store a drop", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      // created_at is kept on replace: it is the drop's place in the order clients apply them.
+      t.insertInto(OPERATOR_DROPS)
+          .set(OPERATOR_DROPS.CLUSTER, d.cluster()).set(OPERATOR_DROPS.CATEGORY, d.category())
+          .set(OPERATOR_DROPS.PER_MILLION, d.perMillion()).set(OPERATOR_DROPS.ACTOR, d.actor())
+          .set(OPERATOR_DROPS.REASON, d.reason()).set(OPERATOR_DROPS.CREATED_AT, utc(d.at()))
+          .onConflict(OPERATOR_DROPS.CLUSTER, OPERATOR_DROPS.CATEGORY).doUpdate()
+          .set(OPERATOR_DROPS.PER_MILLION, d.perMillion()).set(OPERATOR_DROPS.ACTOR, d.actor())
+          .set(OPERATOR_DROPS.REASON, d.reason())
+          .execute();
+      bumpRevision(t);
+      return null;
+    }));
+  }
+
+  @Override
+  public int undrop(String cluster, String category) {
+    return call("delete drops", () -> db.transactionResult(tx -> {
+      DSLContext t = tx.dsl();
+      int rows = t.deleteFrom(OPERATOR_DROPS).where(OPERATOR_DROPS.CLUSTER.eq(cluster))
+          .and(category == null ? DSL.noCondition() : OPERATOR_DROPS.CATEGORY.eq(category)).execute();
+      changed(t, rows);
+      return rows;
+    }));
   }
 
   @Override

@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param freeze the freeze in force, or null
  * @param ejections per endpoint ({@code cluster/address:port}), how many ejections it ever had,
  *     active or not: the back-off of the next one
+ * @param ejectionFreeze the freeze of ejections in force, or null
+ * @param drops the operator's drops, per cluster in the order clients apply them
  * @param revision the {@link IntentStore#revision()} this read saw
  */
 public record StoredIntent(
@@ -19,6 +21,8 @@ public record StoredIntent(
     List<Confirmation> confirmations,
     List<StoredOverride> overrides,
     Map<String, Integer> ejections,
+    Freeze ejectionFreeze,
+    List<Drop> drops,
     long revision) {
 
   public StoredIntent {
@@ -26,9 +30,11 @@ public record StoredIntent(
     confirmations = List.copyOf(confirmations);
     overrides = List.copyOf(overrides);
     ejections = Map.copyOf(ejections);
+    drops = List.copyOf(drops);
   }
 
-  public static final StoredIntent EMPTY = new StoredIntent(null, List.of(), List.of(), List.of(), Map.of(), 0);
+  public static final StoredIntent EMPTY = new StoredIntent(null, List.of(), List.of(), List.of(), Map.of(), null,
+      List.of(), 0);
 
   /** Who froze publishing, why and when. */
   public record Freeze(String actor, String reason, Instant at) {
@@ -63,6 +69,24 @@ public record StoredIntent(
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(fingerprint, "fingerprint");
       Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * An operator's drop: clients of {@code cluster} drop {@code perMillion} of their calls under
+   * {@code category} (EDS {@code drop_overloads}). Parts per million is the precision xDS carries
+   * ({@code FractionalPercent} MILLION), so what is stored is exactly what is sent.
+   */
+  public record Drop(String cluster, String category, int perMillion, String actor, String reason, Instant at) {
+    public Drop {
+      Objects.requireNonNull(cluster, "cluster");
+      Objects.requireNonNull(category, "category");
+      if (perMillion <= 0 || perMillion > 1_000_000) {
+        throw new IllegalArgumentException("perMillion must be in (0, 1000000], was " + perMillion);
+      }
+      Objects.requireNonNull(actor, "actor");
+      reason = reason == null ? "" : reason;
       Objects.requireNonNull(at, "at");
     }
   }

@@ -41,6 +41,8 @@ abstract class IntentStoreContract {
     assertThat(intent.confirmations()).isEmpty();
     assertThat(intent.overrides()).isEmpty();
     assertThat(intent.ejections()).isEmpty();
+    assertThat(intent.ejectionFreeze()).isNull();
+    assertThat(intent.drops()).isEmpty();
   }
 
   @Test
@@ -119,6 +121,50 @@ abstract class IntentStoreContract {
     assertThat(List.of(r0, r1, r2, r3, r4, r5)).isSorted().doesNotHaveDuplicates();
     assertThat(unchanged).isEqualTo(r5);
     assertThat(store.intent().read().revision()).isEqualTo(r5);
+  }
+
+  @Test
+  void keepsTheFreezeOfEjectionsApartFromThePublishFreeze() {
+    store.intent().freezeEjections(new StoredIntent.Freeze("alice", "incident 12", T0));
+
+    StoredIntent read = store.intent().read();
+    assertThat(read.ejectionFreeze()).isEqualTo(new StoredIntent.Freeze("alice", "incident 12", T0));
+    assertThat(read.freeze()).isNull();
+    long before = store.intent().revision();
+    assertThat(store.intent().unfreezeEjections()).isTrue();
+    assertThat(store.intent().revision()).isGreaterThan(before);
+    assertThat(store.intent().unfreezeEjections()).isFalse();
+    assertThat(store.intent().read().ejectionFreeze()).isNull();
+  }
+
+  @Test
+  void keepsOneDropPerClusterAndCategoryInTheOrderTheyWereFirstSet() {
+    store.intent().drop(new StoredIntent.Drop("web", "signalbox_operator", 500_000, "alice", "overload", T0));
+    store.intent().drop(new StoredIntent.Drop("web", "batch", 250_000, "alice", "", T0.plusSeconds(1)));
+    store.intent().drop(new StoredIntent.Drop("api", "signalbox_operator", 1, "bob", "", T0.plusSeconds(2)));
+    // Replacing the first keeps its place: clients apply a cluster's categories in this order.
+    store.intent().drop(new StoredIntent.Drop("web", "signalbox_operator", 600_000, "bob", "more", T0.plusSeconds(3)));
+
+    assertThat(store.intent().read().drops()).containsExactly(
+        new StoredIntent.Drop("api", "signalbox_operator", 1, "bob", "", T0.plusSeconds(2)),
+        new StoredIntent.Drop("web", "signalbox_operator", 600_000, "bob", "more", T0),
+        new StoredIntent.Drop("web", "batch", 250_000, "alice", "", T0.plusSeconds(1)));
+  }
+
+  @Test
+  void undropsOneCategoryOrEveryDropOfACluster() {
+    store.intent().drop(new StoredIntent.Drop("web", "a", 10, "alice", "", T0));
+    store.intent().drop(new StoredIntent.Drop("web", "b", 20, "alice", "", T0.plusSeconds(1)));
+    store.intent().drop(new StoredIntent.Drop("api", "a", 30, "alice", "", T0.plusSeconds(2)));
+
+    long before = store.intent().revision();
+    assertThat(store.intent().undrop("web", "a")).isEqualTo(1);
+    assertThat(store.intent().revision()).isGreaterThan(before);
+    assertThat(store.intent().undrop("web", null)).isEqualTo(1);
+    long after = store.intent().revision();
+    assertThat(store.intent().undrop("web", null)).isZero();
+    assertThat(store.intent().revision()).isEqualTo(after);
+    assertThat(store.intent().read().drops()).extracting(StoredIntent.Drop::cluster).containsExactly("api");
   }
 
   @Test

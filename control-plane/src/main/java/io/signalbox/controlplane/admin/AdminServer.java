@@ -158,6 +158,7 @@ public final class AdminServer implements AutoCloseable {
     ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT, bodies);
     new CoreRoutes(backend, fleet, router).register();
     new OperatorRoutes(backend, router).register();
+    new AdmissionRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
     new HistoryRoutes(sampler, backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();

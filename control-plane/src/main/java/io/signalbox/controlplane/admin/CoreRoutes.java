@@ -118,6 +118,11 @@ final class CoreRoutes {
     body.put("sourceProblems", s.sourceProblems());
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
+    // Admission (issue 31): the operator's drops and the freeze of ejections, with what it holds.
+    body.put("drops", view.intent().drops().stream().map(AdmissionRoutes.DropView::of).toList());
+    body.put("ejectionsFrozen", s.ejectionFreeze() != null);
+    body.put("ejectionFreeze", s.ejectionFreeze());
+    body.put("heldEjections", s.heldEjections());
     body.put("pendingRestart", backend.pendingRestart().get());
     body.put("lastSafeByGroup", view.lastSafeByGroup());
     ReplicaStatus replica = backend.replica().get();

@@ -62,6 +62,14 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
         .filter(e -> endpoint == null || e.key().equals(endpoint.key())).toList();
     List<Cause> causes = new ArrayList<>();
     freeze(facts, causes);
+    // An ejection a source asked for that the freeze of ejections holds back (issue 31).
+    facts.status().heldEjections().forEach((ref, why) -> {
+      String key = ref.startsWith(cluster + "/") ? ref.substring(cluster.length() + 1) : null;
+      if (key != null && key.indexOf('/') < 0 && (endpoint == null || key.equals(endpoint.key()))) {
+        causes.add(new Cause(facts.status().ejectionFreeze() == null ? null : facts.status().ejectionFreeze().at(),
+            FREEZE, (endpoint == null ? key + ": " : "") + why));
+      }
+    });
     facts.held().stream().filter(h -> cluster.equals(h.cluster())).forEach(h -> causes.add(new Cause(h.since(), GUARD,
         h.message() + " [" + h.rule() + "]; held until confirmed (signalbox confirm " + cluster + ")")));
     // A held config reload concerns every cluster: each is served as the config in force has it.

@@ -99,8 +99,14 @@ final class OperatorRoutes {
       EjectRequest body = orEmpty(router.body(ctx, EjectRequest.class), new EjectRequest(null));
       int cap = maxEjectionPercent(ref.cluster());
       Duration out = Outcomes.value(interventions().eject(ref, cap, caller.name(), reason(body.reason())));
-      ctx.status(HttpStatus.ACCEPTED).json(Map.of("cluster", ref.cluster(), "endpoint", ref.key(), "state", "EJECTED",
-          "for", out.toString()));
+      Map<String, Object> answer = new LinkedHashMap<>(Map.of("cluster", ref.cluster(), "endpoint", ref.key(),
+          "state", "EJECTED", "for", out.toString()));
+      var ejectionFreeze = backend.view().get().intent().ejectionFreeze();
+      if (ejectionFreeze != null) {
+        // The freeze holds what policies ask for, not an operator's decision: say it is on.
+        answer.put("note", "ejections are frozen (by " + ejectionFreeze.actor() + "); an operator's eject still applies");
+      }
+      ctx.status(HttpStatus.ACCEPTED).json(answer);
       return new ApiRouter.Audit("eject", ref.toString(), reason(body.reason()) + " (for " + out + ")");
     });
     router.write(HandlerType.PUT, ENDPOINT_PATH + "/weight", Access.OPERATE, (ctx, caller) -> {

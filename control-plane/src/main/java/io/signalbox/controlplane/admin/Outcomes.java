@@ -10,6 +10,7 @@ final class Outcomes {
   /** The status of each refusal code; a refusal not listed here is a conflict. */
   private static final Map<String, HttpStatus> REFUSALS = Map.of(
       "not_draining", HttpStatus.NOT_FOUND,
+      "not_shedding", HttpStatus.NOT_FOUND,
       "nothing_held", HttpStatus.NOT_FOUND,
       "unknown_epoch", HttpStatus.NOT_FOUND,
       "ejection_cap", HttpStatus.CONFLICT,

@@ -27,7 +27,8 @@ public final class EjectCommand implements Callable<Integer> {
   public Integer call() {
     JsonNode answer = options.client().post("/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/"
         + AdminClient.segment(endpoint) + "/eject", reason.body());
-    options.answered(answer, "ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for")));
+    options.answered(answer, "ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for"))
+        + (answer.path("note").isTextual() ? "\n" + answer.path("note").asText() : ""));
     return 0;
   }
 }

@@ -27,6 +27,16 @@ public final class StatusCommand implements Callable<Integer> {
     rows.add(Table.cells("last safe epoch", Json.text(s, "lastSafeEpoch")));
     rows.add(Table.cells("frozen", yesNo(s.path("frozen").asBoolean())));
     rows.add(Table.cells("pending publish", yesNo(s.path("pendingPublish").asBoolean())));
+    JsonNode ejectionFreeze = s.path("ejectionFreeze");
+    rows.add(Table.cells("ejections frozen", ejectionFreeze.isObject()
+        ? "yes, by " + Json.text(ejectionFreeze, "actor") + reasonOf(ejectionFreeze) : "no"));
+    for (Map.Entry<String, JsonNode> held : s.path("heldEjections").properties()) {
+      rows.add(Table.cells("", held.getKey() + ": " + held.getValue().asText()));
+    }
+    for (JsonNode drop : s.path("drops")) {
+      rows.add(Table.cells("shedding", Json.text(drop, "cluster") + " drops " + Json.text(drop, "percent") + "% as "
+          + Json.text(drop, "category") + " (by " + Json.text(drop, "actor") + reasonOf(drop) + ")"));
+    }
     rows.add(Table.cells("store", s.path("storeAvailable").asBoolean(true) ? "available" : "UNAVAILABLE"));
     rows.add(Table.cells("epoch created", Json.text(s, "epochCreatedAt")));
     rows.add(Table.cells("clients", Json.text(s, "clients")));
@@ -62,6 +72,11 @@ public final class StatusCommand implements Callable<Integer> {
     List<String> out = new ArrayList<>();
     array.forEach(n -> out.add(n.asText()));
     return out;
+  }
+
+  private static String reasonOf(JsonNode node) {
+    String reason = node.path("reason").asText("");
+    return reason.isEmpty() ? "" : ": " + reason;
   }
 
   private static String yesNo(boolean value) {

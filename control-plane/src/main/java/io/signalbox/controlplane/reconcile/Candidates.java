@@ -3,6 +3,8 @@ package io.signalbox.controlplane.reconcile;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
+import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.translate.DropOverloads;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
@@ -21,7 +23,7 @@ import java.util.function.LongFunction;
 /**
  * The inputs as the next epoch's candidate, or the reasons they cannot be one: sources merged,
  * endpoints given their lifecycle under the operator intent, the desired state validated,
- * translated to Envoy resources, quarantined resources restored, and the changed resources checked
+ * translated to Envoy resources, the operator's drops added, quarantined resources restored, and the changed resources checked
  * against Envoy's own rules. Nothing is stored or published here; the writer thread alone calls it.
  *
  * <p>A build takes one value ({@link Input}) and returns what it changes elsewhere as values
@@ -105,8 +107,10 @@ final class Candidates {
     if (!verdict.isValid()) {
       return new Refused(verdict.errors(), effects(Map.of(), lifecycle));
     }
-    Quarantine.Applied restored = Quarantine.apply(in.intent().quarantine(), translator.translate(desired), desired,
-        epochs);
+    // The operator's drops before the quarantine: an assignment refused for its drops is restored
+    // from the last safe epoch like any refused version (shedding never hides a NACK).
+    List<TranslatedResource> translated = DropOverloads.apply(translator.translate(desired), drops(in.intent()));
+    Quarantine.Applied restored = Quarantine.apply(in.intent().quarantine(), translated, desired, epochs);
     Effects effects = effects(restored.lifted(), lifecycle);
     SnapshotCandidate candidate = builder.candidate(restored.resources(), desired.endpoints(), in.parent(),
         in.provenance());
@@ -119,6 +123,16 @@ final class Candidates {
 
   private static Effects effects(Map<Quarantine.Key, String> lifted, ServedEndpoints.Result lifecycle) {
     return new Effects(lifted, lifecycle.spentConfirmations(), lifecycle.nextChange());
+  }
+
+  private static Map<String, List<DropOverloads.Drop>> drops(Intent intent) {
+    if (intent.drops().isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<DropOverloads.Drop>> byCluster = new java.util.HashMap<>();
+    intent.drops().forEach(d -> byCluster.computeIfAbsent(d.cluster(), c -> new java.util.ArrayList<>())
+        .add(new DropOverloads.Drop(d.category(), d.perMillion())));
+    return byCluster;
   }
 
   /** Why each endpoint of the last candidate is served as it is. */

@@ -20,21 +20,27 @@ import java.util.Map;
  * @param freeze the freeze in force, or null
  * @param confirmations cluster -> the fingerprint of the held update an operator let through
  * @param ejections {@link EndpointRef#toString()} -> how many ejections it ever had (its back-off)
+ * @param ejectionFreeze the freeze of ejections in force, or null: the build holds ejections a
+ *     source asks for while it is set ({@link io.signalbox.lifecycle.EjectionHold})
+ * @param drops the operator's drops, per cluster in the order clients apply them
  */
 public record Intent(
     StoredIntent.Freeze freeze,
     List<OperatorOverride> overrides,
     Map<Quarantine.Key, Quarantine.Entry> quarantine,
     Map<String, String> confirmations,
-    Map<String, Integer> ejections) {
+    Map<String, Integer> ejections,
+    StoredIntent.Freeze ejectionFreeze,
+    List<StoredIntent.Drop> drops) {
 
-  public static final Intent NONE = new Intent(null, List.of(), Map.of(), Map.of(), Map.of());
+  public static final Intent NONE = new Intent(null, List.of(), Map.of(), Map.of(), Map.of(), null, List.of());
 
   public Intent {
     overrides = List.copyOf(overrides);
     quarantine = Map.copyOf(quarantine);
     confirmations = Map.copyOf(confirmations);
     ejections = Map.copyOf(ejections);
+    drops = List.copyOf(drops);
   }
 
   public boolean frozen() {
@@ -49,11 +55,11 @@ public record Intent(
     Map<String, String> confirmations = new HashMap<>();
     s.confirmations().forEach(c -> confirmations.put(c.cluster(), c.fingerprint()));
     return new Intent(s.freeze(), s.overrides().stream().map(Intent::toOverride).toList(), quarantine, confirmations,
-        s.ejections());
+        s.ejections(), s.ejectionFreeze(), s.drops());
   }
 
   Intent withFreeze(StoredIntent.Freeze f) {
-    return new Intent(f, overrides, quarantine, confirmations, ejections);
+    return new Intent(f, overrides, quarantine, confirmations, ejections, ejectionFreeze, drops);
   }
 
   /** {@code o} in place of an override of the same kind and endpoint; an ejection also counts. */
@@ -66,18 +72,18 @@ public record Intent(
       counts = new HashMap<>(ejections);
       counts.merge(o.endpoint().toString(), 1, Integer::sum);
     }
-    return new Intent(freeze, next, quarantine, confirmations, counts);
+    return new Intent(freeze, next, quarantine, confirmations, counts, ejectionFreeze, drops);
   }
 
   Intent withoutOverride(Class<? extends OperatorOverride> kind, EndpointRef endpoint) {
     return new Intent(freeze, overrides.stream().filter(o -> !sameSlot(o, kind, endpoint)).toList(), quarantine,
-        confirmations, ejections);
+        confirmations, ejections, ejectionFreeze, drops);
   }
 
   Intent withQuarantined(Map<Quarantine.Key, Quarantine.Entry> entries) {
     Map<Quarantine.Key, Quarantine.Entry> next = new HashMap<>(quarantine);
     next.putAll(entries);
-    return new Intent(freeze, overrides, next, confirmations, ejections);
+    return new Intent(freeze, overrides, next, confirmations, ejections, ejectionFreeze, drops);
   }
 
   /** Without the entry of {@code key} if it still holds back {@code rejectedVersion}. */
@@ -88,19 +94,54 @@ public record Intent(
     }
     Map<Quarantine.Key, Quarantine.Entry> next = new HashMap<>(quarantine);
     next.remove(key);
-    return new Intent(freeze, overrides, next, confirmations, ejections);
+    return new Intent(freeze, overrides, next, confirmations, ejections, ejectionFreeze, drops);
   }
 
   Intent withConfirmation(String cluster, String fingerprint) {
     Map<String, String> next = new HashMap<>(confirmations);
     next.put(cluster, fingerprint);
-    return new Intent(freeze, overrides, quarantine, next, ejections);
+    return new Intent(freeze, overrides, quarantine, next, ejections, ejectionFreeze, drops);
   }
 
   Intent withoutConfirmation(String cluster) {
     Map<String, String> next = new HashMap<>(confirmations);
     next.remove(cluster);
-    return new Intent(freeze, overrides, quarantine, next, ejections);
+    return new Intent(freeze, overrides, quarantine, next, ejections, ejectionFreeze, drops);
+  }
+
+  Intent withEjectionFreeze(StoredIntent.Freeze f) {
+    return new Intent(freeze, overrides, quarantine, confirmations, ejections, f, drops);
+  }
+
+  /** {@code d} in place of the drop of the same cluster and category (keeping its place), or added. */
+  Intent withDrop(StoredIntent.Drop d) {
+    List<StoredIntent.Drop> next = new ArrayList<>(drops.size() + 1);
+    boolean replaced = false;
+    for (StoredIntent.Drop old : drops) {
+      if (old.cluster().equals(d.cluster()) && old.category().equals(d.category())) {
+        next.add(new StoredIntent.Drop(d.cluster(), d.category(), d.perMillion(), d.actor(), d.reason(), old.at()));
+        replaced = true;
+      } else {
+        next.add(old);
+      }
+    }
+    if (!replaced) {
+      next.add(d);
+    }
+    next.sort(java.util.Comparator.comparing(StoredIntent.Drop::cluster).thenComparing(StoredIntent.Drop::at)
+        .thenComparing(StoredIntent.Drop::category));
+    return new Intent(freeze, overrides, quarantine, confirmations, ejections, ejectionFreeze, next);
+  }
+
+  /** Without the drops of {@code cluster}: only {@code category}'s, or all when it is null. */
+  Intent withoutDrops(String cluster, String category) {
+    return new Intent(freeze, overrides, quarantine, confirmations, ejections, ejectionFreeze, drops.stream()
+        .filter(d -> !(d.cluster().equals(cluster) && (category == null || d.category().equals(category)))).toList());
+  }
+
+  /** The drops of {@code cluster}, in the order clients apply them. */
+  public List<StoredIntent.Drop> dropsOf(String cluster) {
+    return drops.stream().filter(d -> d.cluster().equals(cluster)).toList();
   }
 
   /** How many times {@code endpoint} was ejected before. */

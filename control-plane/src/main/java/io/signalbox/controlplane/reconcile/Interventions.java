@@ -243,6 +243,67 @@ public final class Interventions implements AutoCloseable {
   }
 
   /**
+   * Stops ejections a source asks for (a policy or outlier system) from being published: each is
+   * held, visible in status and {@code why}, until unfrozen. An operator's {@code eject} still applies.
+   */
+  public Outcome<StoredIntent.Freeze> freezeEjections(String actor, String reason) {
+    return thread.change(current -> {
+      StoredIntent.Freeze f = new StoredIntent.Freeze(actor, reason, thread.now());
+      store.intent().freezeEjections(f);
+      thread.replace(current.withEjectionFreeze(f));
+      log.info("ejections frozen by {}: {}", actor, reason);
+      return Outcome.applied(f);
+    });
+  }
+
+  /** @return whether ejections were frozen */
+  public Outcome<Boolean> unfreezeEjections(String actor, String reason) {
+    return thread.change(current -> {
+      boolean was = store.intent().unfreezeEjections();
+      thread.replace(current.withEjectionFreeze(null));
+      if (was) {
+        log.info("ejections unfrozen by {}: {}", actor, reason);
+      }
+      return Outcome.applied(was);
+    });
+  }
+
+  /**
+   * Clients of {@code cluster} drop {@code perMillion} of their calls under {@code category} (EDS
+   * {@code drop_overloads}); replaces the cluster's drop of that category. The share was checked
+   * by {@link io.signalbox.validation.DropRules}.
+   *
+   * @return every drop of the cluster now, in the order clients apply them
+   */
+  public Outcome<List<StoredIntent.Drop>> shed(String cluster, String category, int perMillion, String actor,
+      String reason) {
+    return thread.change(current -> {
+      StoredIntent.Drop d = new StoredIntent.Drop(cluster, category, perMillion, actor, reason, thread.now());
+      store.intent().drop(d);
+      Intent next = current.withDrop(d);
+      thread.replace(next);
+      log.info("cluster '{}' sheds {}% of calls as '{}', set by {}: {}", cluster,
+          io.signalbox.validation.DropRules.percent(perMillion), category, actor, reason);
+      return Outcome.applied(next.dropsOf(cluster));
+    });
+  }
+
+  /** Lifts the drops of {@code cluster} (only {@code category}'s when given); refused if there are none. */
+  public Outcome<Integer> unshed(String cluster, String category, String actor, String reason) {
+    return thread.change(current -> {
+      int removed = store.intent().undrop(cluster, category);
+      if (removed == 0) {
+        return Outcome.refused("not_shedding", "cluster '" + cluster + "' has no operator drop"
+            + (category == null ? "" : " of category '" + category + "'"));
+      }
+      thread.replace(current.withoutDrops(cluster, category));
+      log.info("cluster '{}' stops shedding{}, lifted by {}: {}", cluster,
+          category == null ? "" : " as '" + category + "'", actor, reason);
+      return Outcome.applied(removed);
+    });
+  }
+
+  /**
    * An operator lets the held update of {@code cluster} through while it stays as it is now.
    *
    * @param fingerprint the held update's ({@link HeldUpdates#fingerprint}), or null if none is held

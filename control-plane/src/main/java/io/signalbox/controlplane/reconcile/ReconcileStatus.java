@@ -18,6 +18,9 @@ import java.util.Map;
  *     been: until then the stored epoch is served and nothing new is published (fail closed)
  * @param sourceProblems per source that reports any, why it is not FRESH (each violation as text),
  *     e.g. a Kubernetes API server that cannot be reached while its last endpoints are kept
+ * @param ejectionFreeze who froze ejections, why and when; null when they are not frozen
+ * @param heldEjections per endpoint ({@code cluster/address:port}) an ejection the freeze holds
+ *     back, and why
  */
 public record ReconcileStatus(
     long epoch,
@@ -29,10 +32,13 @@ public record ReconcileStatus(
     String intentUnreadable,
     LastRejection lastRejection,
     Map<String, SourceHealth> sources,
-    Map<String, List<String>> sourceProblems) {
+    Map<String, List<String>> sourceProblems,
+    StoredIntent.Freeze ejectionFreeze,
+    Map<String, String> heldEjections) {
 
   public ReconcileStatus {
     sourceProblems = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(sourceProblems));
+    heldEjections = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(heldEjections));
   }
 
   /** Serving, and able to publish what comes next: what {@code /readyz} answers. */

@@ -206,7 +206,14 @@ public final class Reconciler implements AutoCloseable {
     // The epoch readers see with the rest of the view, not one the writer is still recording.
     return new ReconcileStatus(epochOf(epochView.snapshot()), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
-        rejections.last(), health, problems);
+        rejections.last(), health, problems, intent == null ? null : intent.ejectionFreeze(), heldEjections());
+  }
+
+  /** The ejections the freeze of ejections holds back now, by endpoint, and why (issue 31). */
+  private Map<String, String> heldEjections() {
+    Map<String, String> held = new TreeMap<>();
+    candidates.served().heldEjections().forEach((ref, why) -> held.put(ref.toString(), why));
+    return held;
   }
 
   /**

@@ -1,11 +1,13 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.lifecycle.EjectionHold;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.Lifecycle;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.store.StoredIntent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,13 +19,16 @@ import java.util.function.Predicate;
 /**
  * The endpoints as they should be served, from what the sources report: operator overrides, then
  * endpoints that left their sources and are still draining (gone only once every client holds the
- * draining epoch and the drain timeout passed), then the guards that hold a cluster's update back.
+ * draining epoch and the drain timeout passed), then the freeze of ejections, then the guards that
+ * hold a cluster's update back.
  * On the writer's thread; the held updates are also read by the API.
  */
 final class ServedEndpoints {
 
   private final Departures departures = new Departures();
   private final HeldUpdates heldUpdates = new HeldUpdates(Duration.ofMinutes(5));
+  // Written by the writer, read by the API: the ejections the last build held back.
+  private volatile Map<EndpointRef, String> heldEjections = Map.of();
 
   /**
    * @param endpoints per cluster, as they should be served
@@ -46,15 +51,35 @@ final class ServedEndpoints {
     List<Lifecycle.Departure> leaving = published == null ? List.of() : departures.update(published.endpoints(),
         current.endpoints(), drainTimeouts(specs, published.endpoints()), drainAcknowledged::test, now);
     Lifecycle.Result result = leaving.isEmpty() ? current : Lifecycle.apply(fromSources, overrides, leaving, now);
-    HeldUpdates.Outcome guarded = heldUpdates.apply(published, result.endpoints(), overrides, intent.confirmations(),
+    Map<String, List<EndpointSpec>> endpoints = result.endpoints();
+    Map<EndpointRef, String> causes = result.causes();
+    if (intent.ejectionFreeze() != null && published != null) {
+      StoredIntent.Freeze f = intent.ejectionFreeze();
+      EjectionHold.Result hold = EjectionHold.apply(endpoints, published.endpoints(), overrides,
+          "ejections frozen by " + f.actor() + (f.reason().isEmpty() ? "" : ": " + f.reason()), now);
+      endpoints = hold.endpoints();
+      heldEjections = Map.copyOf(hold.held());
+      if (!hold.held().isEmpty()) {
+        causes = new java.util.LinkedHashMap<>(causes);
+        causes.putAll(hold.held());
+      }
+    } else {
+      heldEjections = Map.of();
+    }
+    HeldUpdates.Outcome guarded = heldUpdates.apply(published, endpoints, overrides, intent.confirmations(),
         specs, now);
-    return new Result(guarded.endpoints(), result.causes(), earliest(result.nextChange(), guarded.nextChange()),
+    return new Result(guarded.endpoints(), causes, earliest(result.nextChange(), guarded.nextChange()),
         guarded.stale());
   }
 
   /** Updates the guards hold back (mass removal, last eligible endpoints). */
   List<HeldUpdates.Held> held() {
     return heldUpdates.held();
+  }
+
+  /** The ejections the last build held back while ejections are frozen, and why. */
+  Map<EndpointRef, String> heldEjections() {
+    return heldEjections;
   }
 
   /** The fingerprint of the update of {@code cluster} held now, or null. */

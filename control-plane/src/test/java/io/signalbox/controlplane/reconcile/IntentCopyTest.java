@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The writer's copy of the operator intent, kept up to date change by change, equals what a
  * restart would read from the store: a cache checked against a fresh computation. Random (seeded)
- * sequences of drains, undrains, weights, freezes, unfreezes, confirmations and forgotten
- * confirmations, against both stores.
+ * sequences of drains, undrains, weights, freezes, unfreezes, confirmations, forgotten
+ * confirmations, drops (shed, unshed) and freezes of ejections, against both stores.
  */
 class IntentCopyTest {
 
@@ -52,13 +52,18 @@ class IntentCopyTest {
       for (int step = 0; step < 60; step++) {
         EndpointRef e = ENDPOINTS.get(random.nextInt(ENDPOINTS.size()));
         String actor = "op" + random.nextInt(3);
-        switch (random.nextInt(7)) {
+        switch (random.nextInt(11)) {
           case 0 -> interventions.drain(e, Duration.ofSeconds(random.nextInt(60)), actor, "step " + step);
           case 1 -> interventions.undrain(e);
           case 2 -> interventions.weight(e, 1 + random.nextInt(100), actor, "");
           case 3 -> interventions.freeze(actor, "window " + step);
           case 4 -> interventions.unfreeze(actor);
           case 5 -> interventions.confirm(e.cluster(), "f" + random.nextInt(4), actor);
+          case 6 -> interventions.shed(e.cluster(), "c" + random.nextInt(3), 1 + random.nextInt(1_000_000), actor,
+              "step " + step);
+          case 7 -> interventions.unshed(e.cluster(), random.nextBoolean() ? null : "c" + random.nextInt(3), actor, "");
+          case 8 -> interventions.freezeEjections(actor, "incident " + step);
+          case 9 -> interventions.unfreezeEjections(actor, "");
           default -> interventions.forgetConfirmations(Set.of(e.cluster()));
         }
         // forgetConfirmations runs on the intent thread in the background: await it.
