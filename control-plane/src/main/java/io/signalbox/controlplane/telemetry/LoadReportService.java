@@ -52,10 +52,12 @@ final class LoadReportService extends LoadReportingServiceGrpc.LoadReportingServ
           nodeId = request.getNode().getId();
           aggregator.opened(nodeId);
           responses.onNext(answer);
+          if (request.getClusterStatsCount() == 0) {
+            return; // the opening request, before the client knows the interval
+          }
         }
-        if (request.getClusterStatsCount() > 0) {
-          aggregator.report(nodeId, request);
-        }
+        // Every later request is a report, an empty one too: it still says the client is there.
+        aggregator.report(nodeId, request);
       }
 
       @Override
