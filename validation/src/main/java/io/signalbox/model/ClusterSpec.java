@@ -22,7 +22,8 @@ public record ClusterSpec(
     @Inline Connection connection,
     @Inline Ejection ejection,
     @Inline Guards guards,
-    @Inline Locality locality) {
+    @Inline Locality locality,
+    @Inline Telemetry telemetry) {
 
   public static final LbPolicy DEFAULT_LB_POLICY = LbPolicy.ROUND_ROBIN;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
@@ -38,6 +39,7 @@ public record ClusterSpec(
     ejection = ejection == null ? Ejection.UNSET : ejection;
     guards = guards == null ? Guards.UNSET : guards;
     locality = locality == null ? Locality.UNSET : locality;
+    telemetry = telemetry == null ? Telemetry.UNSET : telemetry;
   }
 
   /**
@@ -129,29 +131,47 @@ public record ClusterSpec(
     }
   }
 
+  /**
+   * What the clients tell Signalbox about the traffic (docs/telemetry.md).
+   *
+   * @param loadReporting whether clients send this cluster's load reports (LRS) to Signalbox: its
+   *     CDS carries {@code lrs_server: self}
+   */
+  public record Telemetry(Boolean loadReporting) {
+    public static final Telemetry UNSET = new Telemetry(null);
+
+    Telemetry or(Telemetry d) {
+      return new Telemetry(ClusterSpec.or(loadReporting, d.loadReporting));
+    }
+  }
+
   /** A cluster with only a name: what a source-discovered cluster starts from. */
   public static ClusterSpec named(String name) {
-    return new ClusterSpec(name, null, null, null, null, null);
+    return new ClusterSpec(name, null, null, null, null, null, null);
   }
 
   public ClusterSpec with(Balancing value) {
-    return new ClusterSpec(name, value, connection, ejection, guards, locality);
+    return new ClusterSpec(name, value, connection, ejection, guards, locality, telemetry);
   }
 
   public ClusterSpec with(Connection value) {
-    return new ClusterSpec(name, balancing, value, ejection, guards, locality);
+    return new ClusterSpec(name, balancing, value, ejection, guards, locality, telemetry);
   }
 
   public ClusterSpec with(Ejection value) {
-    return new ClusterSpec(name, balancing, connection, value, guards, locality);
+    return new ClusterSpec(name, balancing, connection, value, guards, locality, telemetry);
   }
 
   public ClusterSpec with(Guards value) {
-    return new ClusterSpec(name, balancing, connection, ejection, value, locality);
+    return new ClusterSpec(name, balancing, connection, ejection, value, locality, telemetry);
   }
 
   public ClusterSpec with(Locality value) {
-    return new ClusterSpec(name, balancing, connection, ejection, guards, value);
+    return new ClusterSpec(name, balancing, connection, ejection, guards, value, telemetry);
+  }
+
+  public ClusterSpec with(Telemetry value) {
+    return new ClusterSpec(name, balancing, connection, ejection, guards, locality, value);
   }
 
   /** This cluster with every unset setting taken from {@code defaults}, group by group. */
@@ -160,7 +180,8 @@ public record ClusterSpec(
       return this;
     }
     return new ClusterSpec(name, balancing.or(defaults.balancing), connection.or(defaults.connection),
-        ejection.or(defaults.ejection), guards.or(defaults.guards), locality.or(defaults.locality));
+        ejection.or(defaults.ejection), guards.or(defaults.guards), locality.or(defaults.locality),
+        telemetry.or(defaults.telemetry));
   }
 
   /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */
@@ -187,6 +208,11 @@ public record ClusterSpec(
 
   public int effectiveMinEligible() {
     return or(guards.minEligible(), DEFAULT_MIN_ELIGIBLE);
+  }
+
+  /** Whether clients report this cluster's load; off unless the cluster or its defaults say so. */
+  public boolean reportsLoad() {
+    return Boolean.TRUE.equals(telemetry.loadReporting());
   }
 
   public int effectiveMassRemovalPercent() {

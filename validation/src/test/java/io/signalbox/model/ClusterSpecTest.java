@@ -43,7 +43,7 @@ class ClusterSpecTest {
 
   @Test
   void neverHoldsANullGroup() {
-    ClusterSpec bare = new ClusterSpec("api", null, null, null, null, null);
+    ClusterSpec bare = new ClusterSpec("api", null, null, null, null, null, null);
 
     assertThat(bare).isEqualTo(ClusterSpec.named("api"));
     assertThat(bare.locality()).isEqualTo(new ClusterSpec.Locality(null, null, null));

@@ -27,7 +27,7 @@ class ClusterPolicyRulesTest {
         new ClusterSpec.Connection(null, breakers, budget, null),
         null,
         null,
-        new ClusterSpec.Locality(locality, zoneAware, overprovisioning));
+        new ClusterSpec.Locality(locality, zoneAware, overprovisioning), null);
   }
 
   /** The socket listener keeps grpc-xds warnings (MAGLEV) out of these tests. */

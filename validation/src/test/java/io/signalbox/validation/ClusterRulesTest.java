@@ -22,7 +22,7 @@ class ClusterRulesTest {
         new ClusterSpec.Connection(connectTimeout, null, null, null),
         new ClusterSpec.Ejection(maxEjectionPercent, null),
         null,
-        null);
+        null, null);
   }
 
   private static ClusterSpec with(
@@ -32,7 +32,7 @@ class ClusterRulesTest {
         new ClusterSpec.Connection(null, cb, null, hc),
         new ClusterSpec.Ejection(null, od),
         null,
-        null);
+        null, null);
   }
 
   @Test

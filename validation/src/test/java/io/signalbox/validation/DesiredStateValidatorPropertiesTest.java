@@ -106,7 +106,7 @@ class DesiredStateValidatorPropertiesTest {
             new ClusterSpec.Connection(ct, c, null, h),
             new ClusterSpec.Ejection(mep, o),
             null,
-            null));
+            null, null));
     return Combinators.combine(head, ring, lr, durations(), ints(), ints())
         .as((c, r, l, dt, me, mr) -> c
             .with(new ClusterSpec.Balancing(c.balancing().lbPolicy(), c.balancing().slowStart(), null, r, l, null, null))
@@ -181,7 +181,7 @@ class DesiredStateValidatorPropertiesTest {
               new ClusterSpec.Ejection(
                   mep, new OutlierDetectionSpec(od5xx, Duration.ofSeconds(10), Duration.ofSeconds(30), mep)),
               new ClusterSpec.Guards(minEligible, 50, Duration.ofSeconds(30)),
-              null);
+              null, null);
         });
   }
 

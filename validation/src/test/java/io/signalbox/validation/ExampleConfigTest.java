@@ -33,7 +33,7 @@ class ExampleConfigTest {
       new ClusterSpec.Connection(Duration.ofSeconds(1), null, null, null),
       new ClusterSpec.Ejection(10, null),
       null,
-      null);
+      null, null);
 
   private static final Map<String, List<EndpointSpec>> ENDPOINTS = Map.of("greeter", List.of(
       new EndpointSpec("127.0.0.1", 50051, "a", 1, 0, EndpointState.READY, "file:./endpoints.yaml"),

@@ -47,10 +47,11 @@ public final class ConfigLoader {
       @Inline ClusterSpec.Connection connection,
       @Inline ClusterSpec.Ejection ejection,
       @Inline ClusterSpec.Guards guards,
-      @Inline ClusterSpec.Locality locality) {
+      @Inline ClusterSpec.Locality locality,
+      @Inline ClusterSpec.Telemetry telemetry) {
 
     ClusterSpec toSpec() {
-      return new ClusterSpec(null, balancing, connection, ejection, guards, locality);
+      return new ClusterSpec(null, balancing, connection, ejection, guards, locality, telemetry);
     }
   }
 

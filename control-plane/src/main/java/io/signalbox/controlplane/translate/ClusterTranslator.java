@@ -62,6 +62,9 @@ final class ClusterTranslator {
     if (connection.healthCheck() != null) {
       cluster.addHealthChecks(healthCheck(connection.healthCheck()));
     }
+    if (spec.reportsLoad()) {
+      cluster.setLrsServer(ProtoValues.SELF);
+    }
     return cluster.build();
   }
 

@@ -144,7 +144,7 @@ class ConfigLoaderTest {
                 new ClusterSpec.Connection(Duration.ofSeconds(1), null, null, null),
                 new ClusterSpec.Ejection(10, null),
                 null,
-                null));
+                null, null));
   }
 
   @Test
@@ -207,7 +207,7 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, slowStart, "
                 + "panicThreshold, ringHash, leastRequest, maglev, weightedRoundRobin, connectTimeout, circuitBreakers, "
                 + "retryBudget, healthCheck, maxEjectionPercent, outlierDetection, minEligible, massRemovalPercent, "
-                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor) [parse]",
+                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor, loadReporting) [parse]",
             "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
@@ -345,7 +345,7 @@ class ConfigLoaderTest {
         new ClusterSpec.Connection(null, null, new RetryBudgetSpec(20, 3), null),
         null,
         null,
-        new ClusterSpec.Locality(LocalityLb.LOCALITY_WEIGHTED, null, 140)));
+        new ClusterSpec.Locality(LocalityLb.LOCALITY_WEIGHTED, null, 140), null));
     assertThat(clusters.get(1).locality().zoneAware()).isEqualTo(new ZoneAwareSpec(3L, 80));
     assertThat(clusters.get(1).balancing().panicThreshold()).as("from clusterDefaults").isZero();
     assertThat(clusters.get(1).locality().overprovisioningFactor()).as("from clusterDefaults").isEqualTo(200);
@@ -387,7 +387,7 @@ class ConfigLoaderTest {
                 new ClusterSpec.Connection(Duration.ofMillis(250), null, null, null),
                 null,
                 new ClusterSpec.Guards(2, null, null),
-                null));
+                null, null));
     assertThat(state.endpointsOf("a")).isEqualTo(endpoints);
     assertThat(config.clusterFor("discovered"))
         .isEqualTo(new ClusterSpec("discovered",
@@ -395,7 +395,7 @@ class ConfigLoaderTest {
             new ClusterSpec.Connection(Duration.ofSeconds(2), null, null, null),
             null,
             new ClusterSpec.Guards(2, null, null),
-            null));
+            null, null));
   }
 
   @Test

@@ -124,6 +124,6 @@ final class ClusterSpecBuilder {
         new ClusterSpec.Connection(connectTimeout, circuitBreakers, retryBudget, healthCheck),
         new ClusterSpec.Ejection(maxEjectionPercent, outlierDetection),
         null,
-        new ClusterSpec.Locality(localityLb, zoneAware, overprovisioningFactor));
+        new ClusterSpec.Locality(localityLb, zoneAware, overprovisioningFactor), null);
   }
 }
