@@ -28,7 +28,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
     subcommands = {ServeCommand.class, DemoCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
-        EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
+        EndpointsCommand.class, io.signalbox.controlplane.cli.LoadCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
         FreezeCommand.class, FreezeCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
         io.signalbox.controlplane.cli.ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})

@@ -22,14 +22,21 @@ import java.util.function.Supplier;
  * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
  * @param replica this process's part among replicas: role, leader, term, the replica list
  * @param pendingRestart the restart-only keys the config file changed since the start
+ * @param load the clients' load reports, summed over the fleet ({@link LoadFigures#NONE} without)
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
-    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, LoadFigures load) {
+
+  public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
+      Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+      Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, LoadFigures.NONE);
+  }
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica) {
-    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of);
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of, LoadFigures.NONE);
   }
 }
