@@ -13,7 +13,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import io.signalbox.controlplane.telemetry.ClusterLoad;
+import io.signalbox.controlplane.telemetry.DropLoad;
+import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.controlplane.telemetry.LocalityLoad;
 
 /**
  * The clients' load reports as Prometheus series, per cluster and locality, never per client: a
@@ -33,7 +36,7 @@ final class LoadMetrics implements MeterBinder {
   static final int MAX_CATEGORIES = 10;
   static final String OTHER = "other";
 
-  private final LoadFigures load;
+  private final FleetLoad load;
   private final Clock clock;
   private MeterRegistry registry;
   private MultiGauge inFlight;
@@ -49,7 +52,7 @@ final class LoadMetrics implements MeterBinder {
   private final Set<String> clusters = new HashSet<>();
   private final Instant started;
 
-  LoadMetrics(LoadFigures load, Clock clock) {
+  LoadMetrics(FleetLoad load, Clock clock) {
     this.load = load;
     this.clock = clock;
     this.started = clock.instant();
@@ -83,9 +86,9 @@ final class LoadMetrics implements MeterBinder {
     List<MultiGauge.Row<?>> raised = new ArrayList<>();
     List<MultiGauge.Row<?>> skews = new ArrayList<>();
     Map<Tags, Double> flightByTags = new HashMap<>();
-    for (String name : new TreeSet<>(load.clusters())) {
+    for (String name : load.clusters()) {
       String cluster = bounded(clusters, name, MAX_CLUSTERS);
-      LoadView view = load.view(name, now);
+      LoadView view = LoadView.of(load, name, now);
       for (LoadView.Place p : view.localities()) {
         flightByTags.merge(Tags.of("cluster", cluster, "locality", locality(name, cluster, p.name())),
             (double) p.inFlight(), Double::sum);
@@ -101,7 +104,7 @@ final class LoadMetrics implements MeterBinder {
           skews.add(MultiGauge.Row.of(tags, view.skew()));
         }
       }
-      count(name, cluster, view);
+      count(name, cluster, now);
     }
     flightByTags.forEach((tags, value) -> flight.add(MultiGauge.Row.of(tags, value)));
     inFlight.register(flight, true);
@@ -111,31 +114,40 @@ final class LoadMetrics implements MeterBinder {
     skew.register(skews, true);
   }
 
-  /** Adds every interval of {@code view}'s history that closed after the last one counted. */
-  private void count(String name, String cluster, LoadView view) {
+  /**
+   * Adds the rows of every interval that closed after the last one counted (and by {@code now}).
+   * Endpoint rows are left out: they are part of their locality's, and per endpoint is not a label.
+   */
+  private void count(String name, String cluster, Instant now) {
     Instant after = counted.getOrDefault(name, started);
-    LoadFigures.Cluster figures = load.cluster(name, after);
+    ClusterLoad rows = load.load(name, after.minus(load.interval()));
     Instant newest = after;
-    for (LoadView.Interval i : figures.intervals()) {
-      if (!i.end().isAfter(after) || i.end().isAfter(view.at())) {
+    for (LocalityLoad row : rows.localities()) {
+      Instant end = row.intervalStart().plus(rows.interval());
+      if (!row.endpoint().isEmpty() || !end.isAfter(after) || end.isAfter(now)) {
         continue;
       }
-      newest = i.end().isAfter(newest) ? i.end() : newest;
-      i.localities().forEach((loc, c) -> {
-        Tags tags = Tags.of("cluster", cluster, "locality", locality(name, cluster, loc));
-        Counter.builder("signalbox_load_issued_total").description("requests the clients issued, per locality")
-            .tags(tags).register(registry).increment(c.issued());
-        Counter.builder("signalbox_load_requests_total").description("requests the clients finished, per locality "
-            + "and result (succeeded, errored)").tags(tags.and("result", "succeeded")).register(registry)
-            .increment(c.succeeded());
-        Counter.builder("signalbox_load_requests_total").tags(tags.and("result", "errored")).register(registry)
-            .increment(c.errored());
-      });
-      i.dropped().forEach((category, n) -> Counter.builder("signalbox_load_dropped_total")
-          .description("requests the clients dropped, per drop category")
+      newest = end.isAfter(newest) ? end : newest;
+      Tags tags = Tags.of("cluster", cluster, "locality", locality(name, cluster, LoadView.name(row.locality())));
+      Counter.builder("signalbox_load_issued_total").description("requests the clients issued, per locality")
+          .tags(tags).register(registry).increment(row.issued());
+      Counter.builder("signalbox_load_requests_total").description("requests the clients finished, per locality "
+          + "and result (succeeded, errored)").tags(tags.and("result", "succeeded")).register(registry)
+          .increment(row.succeeded());
+      Counter.builder("signalbox_load_requests_total").tags(tags.and("result", "errored")).register(registry)
+          .increment(row.errored());
+    }
+    for (DropLoad d : rows.drops()) {
+      Instant end = d.intervalStart().plus(rows.interval());
+      if (!end.isAfter(after) || end.isAfter(now)) {
+        continue;
+      }
+      newest = end.isAfter(newest) ? end : newest;
+      String category = d.category().equals(DropLoad.UNCATEGORIZED) ? LoadView.UNCATEGORIZED : d.category();
+      Counter.builder("signalbox_load_dropped_total").description("requests the clients dropped, per drop category")
           .tags("cluster", cluster, "category", bounded(categories.computeIfAbsent(name, k -> new HashSet<>()),
               category, MAX_CATEGORIES))
-          .register(registry).increment(n));
+          .register(registry).increment(d.dropped());
     }
     counted.put(name, newest);
   }

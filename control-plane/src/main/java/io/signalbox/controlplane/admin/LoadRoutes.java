@@ -4,10 +4,10 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.validation.NameRules;
 import java.time.Instant;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * {@code GET /api/v1/clusters/{cluster}/load}: what the clients' load reports say of one cluster
@@ -26,16 +26,16 @@ final class LoadRoutes {
 
   void register() {
     router.get("/api/v1/clusters/{cluster}/load", Access.READ,
-        ctx -> ctx.json(backend.load().view(served(ctx), backend.clock().instant())));
+        ctx -> ctx.json(LoadView.of(backend.load(), served(ctx), backend.clock().instant())));
   }
 
   /**
    * The clusters whose last interval raises correlated errors, as the status shows them: one
    * message each, naming the erring localities.
    */
-  static List<String> correlatedErrors(LoadFigures load, Instant now) {
-    return new TreeSet<>(load.clusters()).stream()
-        .map(c -> load.view(c, now).correlatedErrors())
+  static List<String> correlatedErrors(FleetLoad load, Instant now) {
+    return load.clusters().stream()
+        .map(c -> LoadView.of(load, c, now).correlatedErrors())
         .filter(LoadView.Correlation::raised)
         .map(LoadView.Correlation::message)
         .toList();

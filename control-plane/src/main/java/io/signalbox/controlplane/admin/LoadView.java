@@ -1,5 +1,10 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.ClusterLoad;
+import io.signalbox.controlplane.telemetry.DropLoad;
+import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.controlplane.telemetry.Locality;
+import io.signalbox.controlplane.telemetry.LocalityLoad;
 import io.signalbox.validation.CorrelatedErrors;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +80,49 @@ public record LoadView(String cluster, Instant at, long intervalSeconds, Instant
 
   /** One interval of the history: work issued and errored per locality (or endpoint, when reported). */
   public record Point(Instant start, Instant end, Map<String, Long> issued, Map<String, Long> errored) {}
+
+  /** The view at {@code now} of what {@code load} holds of {@code cluster} over the {@link #WINDOW}. */
+  public static LoadView of(FleetLoad load, String cluster, Instant now) {
+    ClusterLoad c = load.load(cluster, now.minus(WINDOW));
+    Map<Instant, Map<String, Counts>> localities = new TreeMap<>();
+    Map<Instant, Map<String, Counts>> endpoints = new TreeMap<>();
+    Map<Instant, Map<String, Long>> dropped = new TreeMap<>();
+    for (LocalityLoad row : c.localities()) {
+      Counts counts = new Counts(row.issued(), row.succeeded(), row.errored(), row.inFlight());
+      // Envoy with endpoint granularity sends both a locality's rows and its endpoints'; gRPC the locality's alone.
+      Map<Instant, Map<String, Counts>> into = row.endpoint().isEmpty() ? localities : endpoints;
+      String name = row.endpoint().isEmpty() ? name(row.locality()) : row.endpoint();
+      into.computeIfAbsent(row.intervalStart(), k -> new TreeMap<>()).merge(name, counts, Counts::plus);
+    }
+    for (DropLoad d : c.drops()) {
+      dropped.computeIfAbsent(d.intervalStart(), k -> new TreeMap<>())
+          .merge(d.category().equals(DropLoad.UNCATEGORIZED) ? UNCATEGORIZED : d.category(), d.dropped(), Long::sum);
+    }
+    java.util.Set<Instant> starts = new java.util.TreeSet<>(localities.keySet());
+    starts.addAll(endpoints.keySet());
+    starts.addAll(dropped.keySet());
+    List<Interval> intervals = starts.stream().map(start -> new Interval(start, start.plus(c.interval()),
+        localities.getOrDefault(start, Map.of()), endpoints.getOrDefault(start, Map.of()),
+        dropped.getOrDefault(start, Map.of()))).toList();
+    List<Reporter> reporters = c.clients().stream()
+        .map(r -> new Reporter(r.nodeId(), r.replica(), r.lastReport(), false)).toList();
+    return of(cluster, c.interval(), intervals, reporters, now);
+  }
+
+  /** Drops a client counted without a category (circuit breakers), as the view names them. */
+  public static final String UNCATEGORIZED = "uncategorized";
+  /** The locality of a client that sent none. */
+  public static final String NO_LOCALITY = "(none)";
+
+  /**
+   * A locality as people read it: its non-empty parts joined by '/', so Signalbox's own localities
+   * (a zone, and for priorities above 0 a sub-zone) read {@code a} and {@code a/priority-1}.
+   */
+  static String name(Locality locality) {
+    String joined = java.util.stream.Stream.of(locality.region(), locality.zone(), locality.subZone())
+        .filter(p -> !p.isEmpty()).collect(java.util.stream.Collectors.joining("/"));
+    return joined.isEmpty() ? NO_LOCALITY : joined;
+  }
 
   /**
    * The view at {@code now} of {@code intervals} (any order; those not yet closed at {@code now}

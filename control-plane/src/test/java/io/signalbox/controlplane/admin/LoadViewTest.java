@@ -6,6 +6,10 @@ import io.signalbox.controlplane.admin.LoadView.Counts;
 import io.signalbox.controlplane.admin.LoadView.Interval;
 import io.signalbox.controlplane.admin.LoadView.Place;
 import io.signalbox.controlplane.admin.LoadView.Reporter;
+import io.signalbox.controlplane.telemetry.DropLoad;
+import io.signalbox.controlplane.telemetry.Locality;
+import io.signalbox.controlplane.telemetry.LocalityLoad;
+import io.signalbox.controlplane.telemetry.ReportingClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -113,5 +117,26 @@ class LoadViewTest {
     LoadView view = LoadView.of("web", TEN, List.of(old, recent), List.of(), T0.plusSeconds(910));
 
     assertThat(view.history()).extracting(LoadView.Point::start).containsExactly(recent.start());
+  }
+
+  @Test
+  void theFleetsRowsBecomeIntervalsWithReadableLocalitiesEndpointsApartAndNamedDrops() {
+    FakeFleetLoad fleet = new FakeFleetLoad(TEN)
+        .row(new LocalityLoad(T0, "web", new Locality("", "a", ""), "", 10, 9, 1, 2))
+        .row(new LocalityLoad(T0, "web", new Locality("", "a", "priority-1"), "", 5, 5, 0, 0))
+        .row(new LocalityLoad(T0, "web", Locality.NONE, "", 1, 1, 0, 0))
+        .row(new LocalityLoad(T0, "web", new Locality("", "a", ""), "10.0.0.1:80", 10, 9, 1, 2))
+        .row(new LocalityLoad(T0, "other", new Locality("", "a", ""), "", 99, 99, 0, 0))
+        .drop(new DropLoad(T0, "web", DropLoad.UNCATEGORIZED, 3))
+        .drop(new DropLoad(T0, "web", "signalbox_overload", 2))
+        .client("web", new ReportingClient("web-1", "r1", T0.plusSeconds(9), T0));
+
+    LoadView view = LoadView.of(fleet, "web", T0.plusSeconds(12));
+
+    assertThat(view.localities()).extracting(Place::name).containsExactly("a", "a/priority-1", "(none)");
+    assertThat(view.endpoints()).extracting(Place::name).containsExactly("10.0.0.1:80");
+    assertThat(view.dropped()).containsExactly(Map.entry("signalbox_overload", 2L), Map.entry("uncategorized", 3L));
+    assertThat(view.clients()).containsExactly(new Reporter("web-1", "r1", T0.plusSeconds(9), false));
+    assertThat(view.to()).isEqualTo(T0.plus(TEN));
   }
 }
