@@ -16,7 +16,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class LoadMetricsTest {
+class LoadSeriesTest {
 
   static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
   static final Duration TEN = Duration.ofSeconds(10);
@@ -48,7 +48,7 @@ class LoadMetricsTest {
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final MovingClock clock = new MovingClock(T0);
   final FakeFleetLoad fleet = new FakeFleetLoad(TEN);
-  final LoadMetrics metrics = new LoadMetrics(fleet, clock);
+  final LoadSeries metrics = new LoadSeries(fleet, () -> java.util.Set.of("quiet"), clock);
 
   static LocalityLoad row(int interval, String zone, long issued, long succeeded, long errored, long inFlight) {
     return new LocalityLoad(T0.plus(TEN.multipliedBy(interval)), "web", new Locality("", zone, ""), "", issued,
@@ -89,6 +89,9 @@ class LoadMetricsTest {
     assertThat(text.value("signalbox_load_clients_stopped", Map.of("cluster", "web"))).isZero();
     assertThat(text.value("signalbox_load_correlated_errors", Map.of("cluster", "web"))).isZero();
     assertThat(text.value("signalbox_load_skew", Map.of("cluster", "web"))).isEqualTo(1.0);
+    // A cluster that opted in and has no report yet still has its alert's series.
+    assertThat(text.value("signalbox_load_correlated_errors", Map.of("cluster", "quiet"))).isZero();
+    assertThat(text.value("signalbox_load_reporting_clients", Map.of("cluster", "quiet"))).isZero();
     // Never a node id in a label.
     assertThat(registry.scrape()).doesNotContain("web-1");
   }
@@ -96,13 +99,13 @@ class LoadMetricsTest {
   @Test
   void localitiesPastTheLimitAreCountedAsOther() {
     metrics.bindTo(registry);
-    for (int i = 0; i < LoadMetrics.MAX_LOCALITIES + 5; i++) {
+    for (int i = 0; i < LoadSeries.MAX_LOCALITIES + 5; i++) {
       fleet.row(row(0, "z" + i, 1, 1, 0, 0));
     }
     clock.now = T0.plusSeconds(11);
     PrometheusText.Exposition text = scrape();
 
-    assertThat(text.samples("signalbox_load_issued_total")).hasSize(LoadMetrics.MAX_LOCALITIES + 1);
+    assertThat(text.samples("signalbox_load_issued_total")).hasSize(LoadSeries.MAX_LOCALITIES + 1);
     assertThat(text.value("signalbox_load_issued_total", Map.of("cluster", "web", "locality", "other")))
         .isEqualTo(5);
   }

@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 import io.signalbox.controlplane.telemetry.ClusterLoad;
 import io.signalbox.controlplane.telemetry.DropLoad;
 import io.signalbox.controlplane.telemetry.FleetLoad;
@@ -29,7 +31,7 @@ import io.signalbox.controlplane.telemetry.LocalityLoad;
  * a query takes the {@code max} over replicas, never the {@code sum}. Counters count the closed
  * intervals that ended after this process started, each once; refreshed before every scrape.
  */
-final class LoadMetrics implements MeterBinder {
+final class LoadSeries implements MeterBinder {
 
   static final int MAX_CLUSTERS = 100;
   static final int MAX_LOCALITIES = 20;
@@ -37,6 +39,7 @@ final class LoadMetrics implements MeterBinder {
   static final String OTHER = "other";
 
   private final FleetLoad load;
+  private final Supplier<Set<String>> optedIn;
   private final Clock clock;
   private MeterRegistry registry;
   private MultiGauge inFlight;
@@ -52,8 +55,14 @@ final class LoadMetrics implements MeterBinder {
   private final Set<String> clusters = new HashSet<>();
   private final Instant started;
 
-  LoadMetrics(FleetLoad load, Clock clock) {
+  /**
+   * @param optedIn the served clusters with {@code loadReporting} on: they get their per-cluster
+   *     gauges (0 reporting, no correlated errors) before the first report, so an alert on them has
+   *     a series to watch from the start
+   */
+  LoadSeries(FleetLoad load, Supplier<Set<String>> optedIn, Clock clock) {
     this.load = load;
+    this.optedIn = optedIn;
     this.clock = clock;
     this.started = clock.instant();
   }
@@ -86,7 +95,9 @@ final class LoadMetrics implements MeterBinder {
     List<MultiGauge.Row<?>> raised = new ArrayList<>();
     List<MultiGauge.Row<?>> skews = new ArrayList<>();
     Map<Tags, Double> flightByTags = new HashMap<>();
-    for (String name : load.clusters()) {
+    Set<String> names = new TreeSet<>(optedIn.get());
+    names.addAll(load.clusters());
+    for (String name : names) {
       String cluster = bounded(clusters, name, MAX_CLUSTERS);
       LoadView view = LoadView.of(load, name, now);
       for (LoadView.Place p : view.localities()) {
