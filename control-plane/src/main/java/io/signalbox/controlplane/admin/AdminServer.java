@@ -18,19 +18,16 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.signalbox.controlplane.config.AdminSettings;
-import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -147,7 +144,7 @@ public final class AdminServer implements AutoCloseable {
     FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
-    LoadSeries load = new LoadSeries(backend.load(), () -> reportingClusters(backend), backend.clock());
+    LoadSeries load = new LoadSeries(backend.load(), () -> java.util.Set.copyOf(LoadRoutes.reportingClusters(backend)), backend.clock());
     load.bindTo(backend.meters());
     new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
         .bindTo(backend.meters());
@@ -176,17 +173,6 @@ public final class AdminServer implements AutoCloseable {
           settings.address());
     }
     return new AdminServer(app, executor, bodies, gc, routes, tls, sampler);
-  }
-
-  /** The served clusters whose clients are told to report their load. */
-  private static Set<String> reportingClusters(AdminBackend backend) {
-    var view = backend.view().get();
-    if (view.snapshot() == null) {
-      return Set.of();
-    }
-    return view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
-        .filter(name -> view.clusters().apply(name).reportsLoad())
-        .collect(Collectors.toSet());
   }
 
   private static void mapErrors(Javalin app) {

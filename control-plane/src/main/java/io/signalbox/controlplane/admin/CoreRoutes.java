@@ -135,6 +135,7 @@ final class CoreRoutes {
     body.put("clientWarnings", clientWarnings.of(current, kinds).stream().map(Object::toString).toList());
     // What the clients' load reports raise (issue 30): most localities of a cluster erring at once.
     body.put("correlatedErrors", LoadRoutes.correlatedErrors(backend.load(), backend.clock().instant()));
+    body.put("loadReporting", LoadRoutes.reportingClusters(backend));
     ctx.json(body);
   }
 

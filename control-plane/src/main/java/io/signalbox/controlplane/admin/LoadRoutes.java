@@ -8,6 +8,7 @@ import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.validation.NameRules;
 import java.time.Instant;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * {@code GET /api/v1/clusters/{cluster}/load}: what the clients' load reports say of one cluster
@@ -39,6 +40,21 @@ final class LoadRoutes {
         .filter(LoadView.Correlation::raised)
         .map(LoadView.Correlation::message)
         .toList();
+  }
+
+  /**
+   * The clusters a load view is worth showing for, sorted: those served with {@code loadReporting}
+   * on, and any other some client still reports for.
+   */
+  static List<String> reportingClusters(AdminBackend backend) {
+    TreeSet<String> names = new TreeSet<>(backend.load().clusters());
+    var view = backend.view().get();
+    if (view.snapshot() != null) {
+      view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
+          .filter(name -> view.clusters().apply(name).reportsLoad())
+          .forEach(names::add);
+    }
+    return List.copyOf(names);
   }
 
   /** The cluster in the path: 400 when no cluster could be named so, 404 (with the closest) when none is served. */
