@@ -194,6 +194,17 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     return leases;
   }
 
+  /**
+   * Not yet in PostgreSQL (migration V9 is still to come): each replica keeps its own rows in
+   * memory, so each replica's figures are its own clients' until then.
+   */
+  private final InMemoryLoadReports loadReports = new InMemoryLoadReports();
+
+  @Override
+  public LoadReportStore loadReports() {
+    return loadReports;
+  }
+
   @Override
   public void close() {
     try {
