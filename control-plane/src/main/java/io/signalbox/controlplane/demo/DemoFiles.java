@@ -38,7 +38,7 @@ public final class DemoFiles {
   public Path writeConfig(int xdsPort, int adminPort) {
     return write(config(), """
         # Written by `signalbox demo`. An ordinary config: `signalbox serve --config` runs it too.
-        xds: { port: %d, address: 127.0.0.1 }
+        xds: { port: %d, address: 127.0.0.1, loadReportingInterval: 2s }   # load reports every 2 s: a lively plot
         admin: { port: %d }
         store: { url: memory }                  # the demo keeps nothing after it stops
         sources:
