@@ -27,6 +27,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresOverrideStore overrides;
   private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
+  private final PostgresLoadReports loadReports;
   private final PostgresLeadership leadership;
   private final Runnable afterClose;
   private final String jdbcUrl;
@@ -46,6 +47,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.overrides = new PostgresOverrideStore(db);
     this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
+    this.loadReports = new PostgresLoadReports(db);
     this.leadership = new PostgresLeadership(db);
     this.afterClose = afterClose;
   }
@@ -193,12 +195,6 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   public LeaseStore leases() {
     return leases;
   }
-
-  /**
-   * Not yet in PostgreSQL (migration V9 is still to come): each replica keeps its own rows in
-   * memory, so each replica's figures are its own clients' until then.
-   */
-  private final InMemoryLoadReports loadReports = new InMemoryLoadReports();
 
   @Override
   public LoadReportStore loadReports() {

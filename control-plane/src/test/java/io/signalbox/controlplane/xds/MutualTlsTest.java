@@ -222,6 +222,49 @@ class MutualTlsTest {
   }
 
   @Test
+  void aLoadReportStreamIsHeldToTheSameNodeIdentity() throws Exception {
+    io.grpc.ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", server.xdsPort(),
+        credentials(ca.client("lrs-1", "spiffe://example.org/lrs-1"), "lrs-1")).build();
+    try {
+      java.util.concurrent.LinkedBlockingQueue<Object> own = lrs(channel, "lrs-1");
+      java.util.concurrent.LinkedBlockingQueue<Object> impostor = lrs(channel, "web-2");
+
+      assertThat(own.poll(20, java.util.concurrent.TimeUnit.SECONDS))
+          .isInstanceOf(io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse.class);
+      Object refused = impostor.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(refused).isInstanceOf(Throwable.class);
+      assertThat(Status.fromThrowable((Throwable) refused).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    } finally {
+      channel.shutdownNow();
+    }
+    goodClientStillServed();
+  }
+
+  /** Opens an LRS stream as {@code nodeId}; its answers and its end land in the returned queue. */
+  private static java.util.concurrent.LinkedBlockingQueue<Object> lrs(io.grpc.Channel channel, String nodeId) {
+    java.util.concurrent.LinkedBlockingQueue<Object> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+    io.envoyproxy.envoy.service.load_stats.v3.LoadReportingServiceGrpc.newStub(channel).streamLoadStats(
+        new io.grpc.stub.StreamObserver<>() {
+          @Override
+          public void onNext(io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse value) {
+            answers.add(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            answers.add(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            answers.add("completed");
+          }
+        }).onNext(io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest.newBuilder().setNode(node(nodeId))
+        .build());
+    return answers;
+  }
+
+  @Test
   void aNodeThatChangesItsIdMidStreamIsPermissionDeniedAndForgotten() throws Exception {
     RecordingAdsClient turncoat = client(credentials(ca.client("web-3", "spiffe://example.org/web-3"), "web-3"));
     turncoat.openSotw().subscribe(node("web-3"), CDS, List.of());
