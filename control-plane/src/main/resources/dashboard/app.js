@@ -153,6 +153,67 @@ function renderReplicas(status, replicas, now) {
   });
 }
 
+/** Clusters whose load reports show most localities erring at once (issue 30). */
+function renderCorrelated(status) {
+  fillList('correlated', 'correlated-empty', status.correlatedErrors || []);
+}
+
+function fillList(listId, emptyId, items) {
+  $(listId).hidden = items.length === 0;
+  $(emptyId).hidden = items.length > 0;
+  $(listId).replaceChildren(...items.map((text) => {
+    const li = document.createElement('li');
+    li.className = 'msg bad';
+    li.textContent = text;
+    return li;
+  }));
+}
+
+/** The cluster whose load is shown: the one picked, else the first that reports. */
+function loadCluster(status) {
+  const clusters = status.loadReporting || [];
+  $('load').hidden = clusters.length === 0;
+  $('load-none').hidden = clusters.length > 0;
+  const select = $('load-cluster');
+  const picked = clusters.includes(select.value) ? select.value : clusters[0];
+  if (Array.from(select.options).map((o) => o.value).join('\n') !== clusters.join('\n')) {
+    select.replaceChildren(...clusters.map((c) => new Option(c, c)));
+  }
+  if (picked !== undefined) select.value = picked;
+  return picked;
+}
+
+function renderLoad(load, now) {
+  const places = load.endpoints.length ? load.endpoints : load.localities;
+  const what = load.endpoints.length ? 'endpoint' : 'locality';
+  drawShare('load-share-chart', load.history, 'Share of the requests issued per ' + what + ' of cluster '
+      + load.cluster + ', last 15 minutes');
+  const reporting = load.clients.length - load.stopped.length;
+  $('load-summary').textContent = (load.skew === null ? 'skew –' : 'skew ' + load.skew.toFixed(2) + ' (max/mean of '
+      + load.skewOf + ')') + ' · ' + plural(reporting, 'client') + ' reporting every ' + load.intervalSeconds + ' s'
+      + (load.to ? ' · figures of the interval ending ' + ago(load.to, now) : '');
+  const correlated = load.correlatedErrors;
+  $('load-correlated').textContent = (correlated.raised ? 'Correlated errors: ' : 'No correlated errors: ')
+      + correlated.message;
+  $('load-correlated').className = correlated.raised ? 'bad' : 'muted';
+  $('load-stopped').textContent = load.stopped.length === 0 ? 'Every client that reported is still reporting.'
+      : 'Stopped reporting: ' + load.clients.filter((c) => c.stopped)
+          .map((c) => c.nodeId + ' (last ' + ago(c.lastReport, now) + ')').join(', ') + '.';
+  $('load-stopped').className = load.stopped.length === 0 ? 'muted' : 'warn';
+  $('load-places').tHead.rows[0].cells[0].textContent = what === 'endpoint' ? 'Endpoint' : 'Locality';
+  fill('load-places', places, (tr, p) => {
+    tr.dataset.place = p.name;
+    cell(tr, p.name);
+    cell(tr, number(p.issued), 'num');
+    cell(tr, percent(p.issued, places.reduce((sum, q) => sum + q.issued, 0)), 'num');
+    cell(tr, number(p.succeeded), 'num');
+    cell(tr, number(p.errored), 'num' + (p.errored > 0 ? ' warn' : ''));
+    cell(tr, p.errorRate === null ? '–' : (100 * p.errorRate).toFixed(1) + ' %',
+        'num' + (p.errorRate !== null && p.errorRate > 0.05 ? ' bad' : ''));
+    cell(tr, number(p.inFlight), 'num');
+  });
+}
+
 function renderNacks(summary, now) {
   fillOrEmpty('nacks', 'nacks-empty', summary.nacks, (tr, n) => {
     tr.dataset.node = n.nodeId;
@@ -274,6 +335,9 @@ async function poll() {
       api('/api/v1/lag?groups=' + LAG_GROUPS),
       api('/api/v1/replicas'),
     ]);
+    const cluster = loadCluster(status.body);
+    const load = cluster === undefined ? null
+        : await api('/api/v1/clusters/' + encodeURIComponent(cluster) + '/load');
     $('login').hidden = true;
     $('main').hidden = false;
     renderWhoami(me.body);
@@ -283,6 +347,8 @@ async function poll() {
     renderDrains(drains.body, now);
     renderNackGroups(summary.body, now);
     renderClientWarnings(status.body);
+    renderCorrelated(status.body);
+    if (load) renderLoad(load.body, now);
     renderReplicas(status.body, replicas.body, now);
     renderConvergence(convergence.body);
     drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, last 15 minutes');
@@ -313,6 +379,8 @@ $('login').addEventListener('submit', (event) => {
   useToken($('token').value.trim());
   poll();
 });
+
+$('load-cluster').addEventListener('change', () => poll());
 
 let filterDelay = null;
 $('filter').addEventListener('input', () => {

@@ -235,3 +235,70 @@ function drawHistogram(id, byEpoch, current, total) {
     el('text', { x: left, y: 15, class: 'legend' }, root, 'no clients connected');
   }
 }
+
+/** How many places the share plot draws on their own; the rest are one line, "other". */
+const SHARE_SERIES = 8;
+
+/**
+ * Each locality's (or endpoint's) share of the work issued per reporting interval over the last
+ * 15 minutes, in percent: one line per place (its own dash pattern, labelled at its end), so a
+ * backend that gets more than its share, or none, stands out. Points carry data-at (the
+ * interval's end) and data-value (the share in percent, as computed from the API's history).
+ */
+function drawShare(id, history, title) {
+  const W = 640, H = 210, left = 52, right = 120, top = 14, bottom = 30;
+  const root = canvas(id, W, H, title);
+  const end = history.length ? Date.parse(history[history.length - 1].end) : Date.now();
+  const span = 15 * 60 * 1000;
+  const x = (t) => left + (W - left - right) * (1 - (end - t) / span);
+  const y = (v) => top + (H - top - bottom) * (1 - v / 100);
+  const newest = history.length ? history[history.length - 1].issued : {};
+  const names = Object.keys(newest).sort((a, b) => newest[b] - newest[a] || a.localeCompare(b));
+  history.forEach((p) => Object.keys(p.issued).forEach((n) => { if (!names.includes(n)) names.push(n); }));
+  const own = names.slice(0, names.length > SHARE_SERIES ? SHARE_SERIES - 1 : SHARE_SERIES);
+  const series = own.map((name) => ({ name, of: (issued) => issued[name] || 0 }));
+  if (names.length > own.length) {
+    series.push({ name: 'other', of: (issued) => Object.entries(issued)
+        .filter(([n]) => !own.includes(n)).reduce((sum, [, v]) => sum + v, 0) });
+  }
+  for (const v of [0, 50, 100]) {
+    el('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }, root);
+    el('text', { x: left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, root, v + ' %');
+  }
+  for (let m = 15; m >= 0; m -= 5) {
+    const t = end - m * 60 * 1000;
+    el('text', { x: x(t), y: H - bottom + 16, class: 'tick', 'text-anchor': m === 0 ? 'end' : 'middle' }, root,
+        m === 0 ? 'now' : '−' + m + ' min');
+  }
+  const labels = [];
+  series.forEach((s, i) => {
+    const g = el('g', { class: 'series', 'data-series': s.name }, root);
+    const points = history.map((p) => {
+      const total = Object.values(p.issued).reduce((sum, v) => sum + v, 0);
+      return { at: p.end, value: total === 0 ? 0 : (100 * s.of(p.issued)) / total, issued: s.of(p.issued) };
+    });
+    el('polyline', { points: points.map((p) => x(Date.parse(p.at)) + ',' + y(p.value)).join(' '), class: 'line',
+      'stroke-dasharray': DASHES[i % DASHES.length] }, g);
+    for (const p of points) {
+      const point = el('circle', { cx: x(Date.parse(p.at)), cy: y(p.value), r: 1.6, class: 'point',
+        'data-at': p.at, 'data-value': p.value, 'data-issued': p.issued }, g);
+      el('title', {}, point, s.name + ' until ' + new Date(Date.parse(p.at)).toLocaleTimeString() + ': '
+          + number(p.issued) + ' requests, ' + (Math.round(p.value * 10) / 10) + ' %');
+    }
+    if (points.length) {
+      labels.push({ g, i, name: s.name, y: y(points[points.length - 1].value) });
+    }
+  });
+  labels.sort((a, b) => a.y - b.y);
+  let floor = -Infinity;
+  for (const l of labels) {
+    const ly = Math.max(l.y, floor + 12);
+    floor = ly;
+    el('line', { x1: W - right + 4, x2: W - right + 22, y1: ly, y2: ly, class: 'line',
+      'stroke-dasharray': DASHES[l.i % DASHES.length] }, l.g);
+    el('text', { x: W - right + 26, y: ly + 4, class: 'legend' }, l.g, l.name);
+  }
+  if (!history.length) {
+    el('text', { x: left + 8, y: top + 20, class: 'legend' }, root, 'no closed reporting interval yet');
+  }
+}

@@ -3,6 +3,7 @@ package io.signalbox.controlplane;
 import io.signalbox.controlplane.cli.ClientsCommand;
 import io.signalbox.controlplane.cli.CliFailure;
 import io.signalbox.controlplane.cli.CompletionCommand;
+import io.signalbox.controlplane.cli.ConfigCommand;
 import io.signalbox.controlplane.cli.ConfirmCommand;
 import io.signalbox.controlplane.cli.DemoCommand;
 import io.signalbox.controlplane.cli.DiffCommand;
@@ -11,8 +12,11 @@ import io.signalbox.controlplane.cli.EjectCommand;
 import io.signalbox.controlplane.cli.EndpointsCommand;
 import io.signalbox.controlplane.cli.EpochsCommand;
 import io.signalbox.controlplane.cli.FreezeCommand;
+import io.signalbox.controlplane.cli.FreezeEjectionsCommand;
+import io.signalbox.controlplane.cli.LoadCommand;
 import io.signalbox.controlplane.cli.RollbackCommand;
 import io.signalbox.controlplane.cli.ServeCommand;
+import io.signalbox.controlplane.cli.ShedCommand;
 import io.signalbox.controlplane.cli.StatusCommand;
 import io.signalbox.controlplane.cli.UndrainCommand;
 import io.signalbox.controlplane.cli.ValidateCommand;
@@ -28,12 +32,11 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "An xDS control plane: validated, epoch-numbered, persisted snapshots over ADS.",
     subcommands = {ServeCommand.class, DemoCommand.class, StatusCommand.class, EpochsCommand.class, ClientsCommand.class,
-        EndpointsCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class, RollbackCommand.class,
-        FreezeCommand.class, FreezeCommand.Unfreeze.class,
-        io.signalbox.controlplane.cli.ShedCommand.class, io.signalbox.controlplane.cli.ShedCommand.Unshed.class,
-        io.signalbox.controlplane.cli.FreezeEjectionsCommand.class,
-        io.signalbox.controlplane.cli.FreezeEjectionsCommand.Unfreeze.class, ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
-        io.signalbox.controlplane.cli.ConfigCommand.class,
+        EndpointsCommand.class, LoadCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class,
+        RollbackCommand.class, FreezeCommand.class, FreezeCommand.Unfreeze.class, ShedCommand.class,
+        ShedCommand.Unshed.class, FreezeEjectionsCommand.class, FreezeEjectionsCommand.Unfreeze.class,
+        ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -189,7 +189,7 @@ public final class SignalboxServer implements AutoCloseable {
     }
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
-            replica::status, settings::pendingRestart),
+            replica::status, settings::pendingRestart, loadReporting.fleetLoad()),
         System::getenv);
     return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin, replica, loadReporting);

@@ -5,6 +5,7 @@ import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.replica.ReplicaStatus;
+import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.source.registry.RegistrySource;
 import io.signalbox.store.SnapshotStore;
@@ -22,14 +23,21 @@ import java.util.function.Supplier;
  * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
  * @param replica this process's part among replicas: role, leader, term, the replica list
  * @param pendingRestart the restart-only keys the config file changed since the start
+ * @param load the clients' load reports, summed over the fleet ({@link FleetLoad#NONE} without)
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
-    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, FleetLoad load) {
+
+  public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
+      Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+      Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, FleetLoad.NONE);
+  }
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica) {
-    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of);
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of, FleetLoad.NONE);
   }
 }

@@ -144,6 +144,8 @@ public final class AdminServer implements AutoCloseable {
     FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
+    LoadSeries load = new LoadSeries(backend.load(), () -> java.util.Set.copyOf(LoadRoutes.reportingClusters(backend)), backend.clock());
+    load.bindTo(backend.meters());
     new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
         .bindTo(backend.meters());
     new JvmMemoryMetrics().bindTo(backend.meters());
@@ -156,9 +158,10 @@ public final class AdminServer implements AutoCloseable {
 
     BodyReader bodies = new BodyReader(BODY_DEADLINE, ApiRouter.MAX_BODY_BYTES);
     ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT, bodies);
-    new CoreRoutes(backend, fleet, router).register();
+    new CoreRoutes(backend, fleet, router, load::refresh).register();
     new OperatorRoutes(backend, router).register();
     new AdmissionRoutes(backend, router).register();
+    new LoadRoutes(backend, router).register();
     new RegistryRoutes(backend.registry(), router).register();
     new HistoryRoutes(sampler, backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();

@@ -31,13 +31,16 @@ final class CoreRoutes {
   private final AdminBackend backend;
   private final FleetMetrics fleetMetrics;
   private final ApiRouter router;
+  /** Brings the other scrape-time series up to date (the load reports'). */
+  private final Runnable beforeScrape;
   private final io.signalbox.controlplane.xds.ClientWarnings clientWarnings =
       new io.signalbox.controlplane.xds.ClientWarnings();
 
-  CoreRoutes(AdminBackend backend, FleetMetrics fleetMetrics, ApiRouter router) {
+  CoreRoutes(AdminBackend backend, FleetMetrics fleetMetrics, ApiRouter router, Runnable beforeScrape) {
     this.backend = backend;
     this.fleetMetrics = fleetMetrics;
     this.router = router;
+    this.beforeScrape = beforeScrape;
   }
 
   /** A reload's optional body. */
@@ -50,6 +53,7 @@ final class CoreRoutes {
     router.get("/readyz", Access.PUBLIC, this::ready);
     router.get("/metrics", Access.METRICS, ctx -> {
       fleetMetrics.refresh();
+      beforeScrape.run();
       ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(backend.meters().scrape());
     });
     router.get("/api/v1/status", Access.READ, this::status);
@@ -134,6 +138,9 @@ final class CoreRoutes {
     var kinds = io.signalbox.controlplane.xds.ClientWarnings.count(backend.xds().clients(), backend.xds().clientKinds());
     body.put("clientKinds", io.signalbox.controlplane.xds.ClientWarnings.byLabel(kinds));
     body.put("clientWarnings", clientWarnings.of(current, kinds).stream().map(Object::toString).toList());
+    // What the clients' load reports raise (issue 30): most localities of a cluster erring at once.
+    body.put("correlatedErrors", LoadRoutes.correlatedErrors(backend.load(), backend.clock().instant()));
+    body.put("loadReporting", LoadRoutes.reportingClusters(backend));
     ctx.json(body);
   }
 

@@ -60,6 +60,10 @@ public final class StatusCommand implements Callable<Integer> {
         rows.add(Table.cells("", v.asText()));
       }
     }
+    // Raised by the clients' load reports: most localities of a cluster erring at once.
+    for (JsonNode correlated : s.path("correlatedErrors")) {
+      rows.add(Table.cells("correlated errors", correlated.asText()));
+    }
     for (JsonNode change : s.path("pendingRestart")) {
       rows.add(Table.cells("restart needed", Json.text(change, "key") + ": takes effect at restart (running "
           + Json.text(change, "running") + ", configured " + Json.text(change, "configured") + ")"));

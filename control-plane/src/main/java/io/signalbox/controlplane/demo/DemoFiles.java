@@ -31,11 +31,14 @@ public final class DemoFiles {
     return dir.resolve("endpoints.yaml");
   }
 
-  /** Writes the config: xDS on loopback, the in-memory store, and one round-robin cluster. */
+  /**
+   * Writes the config: xDS on loopback, the in-memory store, and one round-robin cluster whose
+   * clients report their load.
+   */
   public Path writeConfig(int xdsPort, int adminPort) {
     return write(config(), """
         # Written by `signalbox demo`. An ordinary config: `signalbox serve --config` runs it too.
-        xds: { port: %d, address: 127.0.0.1 }
+        xds: { port: %d, address: 127.0.0.1, loadReportingInterval: 2s }   # load reports every 2 s: a lively plot
         admin: { port: %d }
         store: { url: memory }                  # the demo keeps nothing after it stops
         sources:
@@ -57,12 +60,15 @@ public final class DemoFiles {
             lbPolicy: ROUND_ROBIN
             connectTimeout: 1s
             drainTimeout: 30s
+            loadReporting: true                 # clients report their traffic: the dashboard's share plot
         """.formatted(xdsPort, adminPort, LISTENER, LISTENER, LISTENER, LISTENER, LISTENER, CLUSTER, CLUSTER));
   }
 
   /**
-   * Writes the endpoint file: every backend READY, in two zones, the last one weighing {@code lastWeight}
-   * (the demo changes it now and then, so the dashboard has epochs to show converging).
+   * Writes the endpoint file: every backend READY in a zone of its own, named after it, the last one
+   * weighing {@code lastWeight} (the demo changes it now and then, so the dashboard has epochs to
+   * show converging). gRPC clients report load per locality, not per endpoint: a locality per
+   * backend makes the dashboard's per-locality share plot a per-backend one.
    */
   public Path writeEndpoints(List<DemoBackends.Backend> backends, int lastWeight) {
     StringBuilder yaml = new StringBuilder("# Written by `signalbox demo`: its backends, on loopback.\nclusters:\n  ")
@@ -70,7 +76,7 @@ public final class DemoFiles {
     for (int i = 0; i < backends.size(); i++) {
       int weight = i == backends.size() - 1 ? lastWeight : 1;
       yaml.append("    - { address: 127.0.0.1, port: ").append(backends.get(i).port())
-          .append(", zone: ").append(i < (backends.size() + 1) / 2 ? "a" : "b")
+          .append(", zone: ").append(backends.get(i).name())
           .append(", weight: ").append(weight).append(", state: READY }   # ")
           .append(backends.get(i).name()).append('\n');
     }

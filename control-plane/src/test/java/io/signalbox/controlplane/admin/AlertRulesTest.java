@@ -59,7 +59,8 @@ class AlertRulesTest {
     List<JsonNode> rules = rules();
 
     assertThat(rules).extracting(r -> r.get("alert").asText()).containsExactly("SignalboxClientsBehind",
-        "SignalboxStandingNacks", "SignalboxStoreUnavailable", "SignalboxHeldUpdateWaiting", "SignalboxNoLeader");
+        "SignalboxStandingNacks", "SignalboxStoreUnavailable", "SignalboxHeldUpdateWaiting", "SignalboxNoLeader",
+        "SignalboxCorrelatedErrors");
     assertThat(rules).allSatisfy(r -> {
       assertThat(r.path("labels").path("severity").asText()).isIn("warning", "critical");
       assertThat(r.path("annotations").path("summary").asText()).isNotBlank();
@@ -77,9 +78,15 @@ class AlertRulesTest {
     Set<String> exported = new TreeSet<>();
     try (RunningSignalbox sb = RunningSignalbox.start(dir, "port: 0");
         AnsweringAdsClient client = new AnsweringAdsClient(sb.server.xdsPort(), "rules-1", "web")) {
+      // Per-cluster load series exist for clusters that report load: turn it on for greeter.
+      Path config = dir.resolve("signalbox.yaml");
+      Files.writeString(config, Files.readString(config).replace("    connectTimeout: 1s\n",
+          "    connectTimeout: 1s\n    loadReporting: true\n"));
+      sb.server.reload();
       // Per-group series exist only while a group has clients.
       await().atMost(Duration.ofSeconds(10)).until(() ->
-          !PrometheusText.parse(sb.get("/metrics").body()).samples("signalbox_clients_nacking").isEmpty());
+          !PrometheusText.parse(sb.get("/metrics").body()).samples("signalbox_clients_nacking").isEmpty()
+          && !PrometheusText.parse(sb.get("/metrics").body()).samples("signalbox_load_correlated_errors").isEmpty());
       PrometheusText.parse(sb.get("/metrics").body()).samples().forEach(s -> exported.add(s.name()));
     }
     String doc = Files.readString(Path.of("..", "docs", "api.md"));
@@ -89,7 +96,7 @@ class AlertRulesTest {
       documented.add(rows.group(1));
     }
 
-    assertThat(used).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(used).hasSizeGreaterThanOrEqualTo(6);
     assertThat(exported).as("exported at /metrics").containsAll(used);
     assertThat(documented).as("documented in docs/api.md").containsAll(used);
   }
@@ -100,7 +107,7 @@ class AlertRulesTest {
     Assumptions.assumeTrue(promtool.isPresent(), "promtool is not installed (Debian: package prometheus; "
         + ".ci/run installs it)");
 
-    assertThat(run(promtool.get(), "check", "rules", "signalbox-rules.yaml")).contains("SUCCESS: 5 rules found");
+    assertThat(run(promtool.get(), "check", "rules", "signalbox-rules.yaml")).contains("SUCCESS: 6 rules found");
     assertThat(run(promtool.get(), "test", "rules", "signalbox-rules.test.yaml")).contains("SUCCESS");
   }
 

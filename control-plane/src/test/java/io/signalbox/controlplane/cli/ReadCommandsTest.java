@@ -136,4 +136,26 @@ class ReadCommandsTest {
     assertThat(endpoints).hasSize(4);
     assertThat(endpoints.get(0).get("endpoint").asText()).isEqualTo("127.0.0.1:50001");
   }
+
+  @Test
+  void loadOfAClusterNobodyReportsForSaysSoAndAsksAboutLoadReporting() throws Exception {
+    Cli.Run run = Cli.against(sb, "load", "greeter");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.outLines()).containsExactly(
+        "cluster 'greeter': no load report in the last 15 minutes (no client reports for it: is loadReporting on?)",
+        "correlated errors: no: cluster 'greeter': 0 of 0 localities reporting at least 10 finished requests err "
+            + "above 5 %; fewer than 3 localities cannot show correlated errors");
+    JsonNode load = json(Cli.against(sb, "load", "greeter", "-o", "json").out());
+    assertThat(load.get("cluster").asText()).isEqualTo("greeter");
+    assertThat(load.get("localities")).isEmpty();
+  }
+
+  @Test
+  void loadOfAnUnknownClusterFailsWithTheClosestName() {
+    Cli.Run run = Cli.against(sb, "load", "gretter");
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).contains("no cluster 'gretter'; did you mean 'greeter'?");
+  }
 }

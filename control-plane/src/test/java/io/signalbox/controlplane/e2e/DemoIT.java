@@ -33,7 +33,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * {@code signalbox demo} through the built launcher, as the README's first command runs it: its clients show
- * up with ACKs, the dashboard in headless Chromium shows them live, a {@code drain --wait} from the
+ * up with ACKs, the dashboard in headless Chromium shows them live and each backend's traffic from
+ * the clients' load reports, a {@code drain --wait} from the
  * CLI ends with the drained backend answering no more requests, and stopping the demo stops
  * everything it started.
  */
@@ -124,6 +125,17 @@ class DemoIT {
         }
         assertThat(shown).containsAll(NODES);
         assertThat(browser.findElement(By.id("epoch")).getText()).matches("[1-9][0-9]*");
+        // And their traffic, from their load reports: every backend (a locality of its own) has work.
+        List<String> places = new ArrayList<>();
+        for (WebElement row : browser.findElements(By.cssSelector("#load-places tbody tr[data-place]"))) {
+          assertThat(Long.parseLong(row.findElements(By.tagName("td")).get(1).getText().replace(",", "")))
+              .as(row.getText()).isPositive();
+          places.add(row.getAttribute("data-place"));
+        }
+        assertThat(places).containsExactlyInAnyOrder("b1", "b2", "b3", "b4");
+        assertThat(browser.findElements(By.cssSelector("#load-share-chart g.series")).stream()
+            .map(g -> g.getAttribute("data-series")).toList()).containsExactlyInAnyOrder("b1", "b2", "b3", "b4");
+        assertThat(browser.findElement(By.id("load-summary")).getText()).contains("3 clients reporting every 2 s");
       });
     } finally {
       browser.quit();

@@ -1,0 +1,77 @@
+package io.signalbox.controlplane.admin;
+
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.validation.NameRules;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * {@code GET /api/v1/clusters/{cluster}/load}: what the clients' load reports say of one cluster
+ * ({@link LoadView}), summed over every client and replica. A served cluster nobody reports for
+ * answers with empty figures, not 404: "no reports" is itself the answer an operator asks for.
+ */
+final class LoadRoutes {
+
+  private final AdminBackend backend;
+  private final ApiRouter router;
+
+  LoadRoutes(AdminBackend backend, ApiRouter router) {
+    this.backend = backend;
+    this.router = router;
+  }
+
+  void register() {
+    router.get("/api/v1/clusters/{cluster}/load", Access.READ,
+        ctx -> ctx.json(LoadView.of(backend.load(), served(ctx), backend.clock().instant())));
+  }
+
+  /**
+   * The clusters whose last interval raises correlated errors, as the status shows them: one
+   * message each, naming the erring localities.
+   */
+  static List<String> correlatedErrors(FleetLoad load, Instant now) {
+    return load.clusters().stream()
+        .map(c -> LoadView.of(load, c, now).correlatedErrors())
+        .filter(LoadView.Correlation::raised)
+        .map(LoadView.Correlation::message)
+        .toList();
+  }
+
+  /**
+   * The clusters a load view is worth showing for, sorted: those served with {@code loadReporting}
+   * on, and any other some client still reports for.
+   */
+  static List<String> reportingClusters(AdminBackend backend) {
+    TreeSet<String> names = new TreeSet<>(backend.load().clusters());
+    var view = backend.view().get();
+    if (view.snapshot() != null) {
+      view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
+          .filter(name -> view.clusters().apply(name).reportsLoad())
+          .forEach(names::add);
+    }
+    return List.copyOf(names);
+  }
+
+  /** The cluster in the path: 400 when no cluster could be named so, 404 (with the closest) when none is served. */
+  private String served(Context ctx) {
+    String cluster = ctx.pathParam("cluster");
+    NameRules.nameProblem(cluster).ifPresent(problem -> {
+      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
+    });
+    Snapshot s = backend.view().get().snapshot();
+    if (s == null) {
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
+    }
+    var known = s.resources(XdsType.CLUSTER).byName().keySet();
+    if (!known.contains(cluster)) {
+      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
+          "no cluster '" + cluster + "'" + ClosestNames.hint(cluster, known));
+    }
+    return cluster;
+  }
+}
