@@ -22,10 +22,17 @@ import java.util.function.Supplier;
  * @param xds the fleet's clients as this replica sees them (all replicas', each with its replicaId)
  * @param replica this process's part among replicas: role, leader, term, the replica list
  * @param pendingRestart the restart-only keys the config file changed since the start
+ * @param drainLoads what load reports say about draining endpoints ({@link DrainLoads#NONE} without)
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
-    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, DrainLoads drainLoads) {
+
+  public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
+      Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
+      Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, DrainLoads.NONE);
+  }
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
