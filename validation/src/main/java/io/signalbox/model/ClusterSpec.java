@@ -18,6 +18,8 @@ import java.time.Duration;
  *     its size spills traffic to the next priority (Envoy's default 140)
  * @param maglev settings for {@link LbPolicy#MAGLEV}
  * @param weightedRoundRobin settings for {@link LbPolicy#WEIGHTED_ROUND_ROBIN}
+ * @param loadReporting whether clients send this cluster's load reports (LRS) to Signalbox: its CDS
+ *     carries {@code lrs_server: self}
  */
 public record ClusterSpec(
     String name,
@@ -39,12 +41,40 @@ public record ClusterSpec(
     ZoneAwareSpec zoneAware,
     Integer overprovisioningFactor,
     MaglevSpec maglev,
-    WeightedRoundRobinSpec weightedRoundRobin) {
+    WeightedRoundRobinSpec weightedRoundRobin,
+    Boolean loadReporting) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_MIN_ELIGIBLE = 1;
   public static final int DEFAULT_MASS_REMOVAL_PERCENT = 50;
+
+  /** A cluster without load reporting: every spec written before {@code loadReporting} existed. */
+  public ClusterSpec(
+      String name,
+      LbPolicy lbPolicy,
+      Duration connectTimeout,
+      Duration slowStart,
+      Integer maxEjectionPercent,
+      OutlierDetectionSpec outlierDetection,
+      CircuitBreakersSpec circuitBreakers,
+      HealthCheckSpec healthCheck,
+      RingHashSpec ringHash,
+      LeastRequestSpec leastRequest,
+      Duration drainTimeout,
+      Integer minEligible,
+      Integer massRemovalPercent,
+      RetryBudgetSpec retryBudget,
+      Integer panicThreshold,
+      LocalityLb localityLb,
+      ZoneAwareSpec zoneAware,
+      Integer overprovisioningFactor,
+      MaglevSpec maglev,
+      WeightedRoundRobinSpec weightedRoundRobin) {
+    this(name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
+        healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent, retryBudget,
+        panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin, null);
+  }
 
   /** A cluster without traffic policy (retry budget, panic threshold, locality, failover, WRR). */
   public ClusterSpec(
@@ -96,7 +126,8 @@ public record ClusterSpec(
         or(zoneAware, defaults.zoneAware),
         or(overprovisioningFactor, defaults.overprovisioningFactor),
         or(maglev, defaults.maglev),
-        or(weightedRoundRobin, defaults.weightedRoundRobin));
+        or(weightedRoundRobin, defaults.weightedRoundRobin),
+        or(loadReporting, defaults.loadReporting));
   }
 
   /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */
@@ -119,6 +150,11 @@ public record ClusterSpec(
 
   public int effectiveMinEligible() {
     return minEligible == null ? DEFAULT_MIN_ELIGIBLE : minEligible;
+  }
+
+  /** Whether clients report this cluster's load; off unless the cluster or its defaults say so. */
+  public boolean reportsLoad() {
+    return Boolean.TRUE.equals(loadReporting);
   }
 
   public int effectiveMassRemovalPercent() {

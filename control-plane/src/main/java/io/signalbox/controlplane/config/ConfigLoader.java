@@ -67,13 +67,15 @@ public final class ConfigLoader {
       ZoneAwareSpec zoneAware,
       Integer overprovisioningFactor,
       MaglevSpec maglev,
-      WeightedRoundRobinSpec weightedRoundRobin) {
+      WeightedRoundRobinSpec weightedRoundRobin,
+      Boolean loadReporting) {
 
     ClusterSpec toSpec() {
       return new ClusterSpec(
           null, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
           healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
-          retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin);
+          retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin,
+          loadReporting);
     }
   }
 

@@ -59,6 +59,9 @@ final class ClusterTranslator {
     if (spec.healthCheck() != null) {
       cluster.addHealthChecks(healthCheck(spec.healthCheck()));
     }
+    if (spec.reportsLoad()) {
+      cluster.setLrsServer(ProtoValues.SELF);
+    }
     return cluster.build();
   }
 

@@ -6,6 +6,7 @@ import com.google.protobuf.UInt64Value;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.SelfConfigSource;
 
 /** Conversions from model values to the protobuf well-known types Envoy's API uses. */
 final class ProtoValues {
@@ -20,6 +21,14 @@ final class ProtoValues {
           .setAds(AggregatedConfigSource.getDefaultInstance())
           .setResourceApiVersion(ApiVersion.V3)
           .build();
+
+  /**
+   * "Send load reports to the server this config came from": {@code lrs_server: {self: {}}}. It is
+   * the only LRS source grpc-java accepts (any other makes it reject the cluster), and it opens the
+   * LRS stream on the ADS channel, so it reaches Signalbox under the same TLS and identity rules.
+   */
+  static final ConfigSource SELF =
+      ConfigSource.newBuilder().setSelf(SelfConfigSource.getDefaultInstance()).build();
 
   private ProtoValues() {}
 

@@ -4,6 +4,7 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -101,6 +102,11 @@ final class GatedStream<Q, A> {
 
   /** Whether {@code message} may go on to java-control-plane; if not, the stream is refused. */
   private boolean admit(Q message) {
+    if (message instanceof LoadStatsRequest r) {
+      // A load-report stream sends every interval and is answered once: no pending limit, but the
+      // same node identity rule as ADS.
+      return admitNode(r.hasNode() ? r.getNode() : null);
+    }
     // A client asks again only when answered (an ACK or NACK) or when its subscription changes, and
     // the server answers each type at most once until that answer is ACKed or NACKed. A stream that
     // keeps sending while nothing is sent back (stale nonces, repeats the server has no answer to)

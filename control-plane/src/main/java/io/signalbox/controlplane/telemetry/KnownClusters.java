@@ -1,0 +1,69 @@
+package io.signalbox.controlplane.telemetry;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.snapshot.TypeResources;
+import io.signalbox.controlplane.snapshot.XdsResource;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The clusters and localities a snapshot sends: a report naming anything else is refused (a client
+ * of another control plane, a typo'd bootstrap, a made-up locality), so that the figures only ever
+ * describe what Signalbox serves. Built once per snapshot, not per report.
+ */
+record KnownClusters(long epoch, Map<String, Set<Locality>> localities) {
+
+  static final KnownClusters EMPTY = new KnownClusters(-1, Map.of());
+
+  static KnownClusters of(Snapshot snapshot) {
+    if (snapshot == null) {
+      return EMPTY;
+    }
+    Map<String, Set<Locality>> out = new HashMap<>();
+    TypeResources clusters = snapshot.resources(XdsType.CLUSTER);
+    if (clusters != null) {
+      clusters.byName().keySet().forEach(name -> out.put(name, new HashSet<>()));
+    }
+    TypeResources assignments = snapshot.resources(XdsType.ENDPOINT);
+    if (assignments != null) {
+      for (XdsResource resource : assignments.byName().values()) {
+        ClusterLoadAssignment cla = assignment(resource);
+        if (cla == null) {
+          continue;
+        }
+        Set<Locality> set = out.computeIfAbsent(cla.getClusterName(), c -> new HashSet<>());
+        for (LocalityLbEndpoints l : cla.getEndpointsList()) {
+          set.add(new Locality(l.getLocality().getRegion(), l.getLocality().getZone(), l.getLocality().getSubZone()));
+        }
+      }
+    }
+    out.replaceAll((k, v) -> Set.copyOf(v));
+    return new KnownClusters(snapshot.epoch(), Map.copyOf(out));
+  }
+
+  private static ClusterLoadAssignment assignment(XdsResource resource) {
+    if (resource.message() instanceof ClusterLoadAssignment cla) {
+      return cla;
+    }
+    try {
+      return resource.any() == null ? null : resource.any().unpack(ClusterLoadAssignment.class);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a sealed snapshot holds an unreadable assignment " + resource.name(), e);
+    }
+  }
+
+  boolean knows(String cluster) {
+    return localities.containsKey(cluster);
+  }
+
+  boolean knows(String cluster, Locality locality) {
+    Set<Locality> set = localities.get(cluster);
+    return set != null && set.contains(locality);
+  }
+}

@@ -1,0 +1,349 @@
+package io.signalbox.controlplane.telemetry;
+
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
+import io.envoyproxy.envoy.config.endpoint.v3.UpstreamEndpointStats;
+import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
+import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
+import io.signalbox.store.LoadReportStore;
+import io.signalbox.store.LoadReportStore.ClientLoadRow;
+import io.signalbox.store.LoadReportStore.DropRow;
+import io.signalbox.store.LoadReportStore.LoadRow;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replica's aggregation of load reports. Every report and every interval close runs on one
+ * thread ({@code lrs-aggregate}), so the state below has no lock; streams hand reports over and
+ * return. Counts are summed in flat arrays per cluster × locality (× endpoint) key, interned once,
+ * so a report allocates nothing per locality beyond its parse. Each interval (aligned to multiples
+ * of the reporting interval since the epoch, so every replica's rows line up) is written to the
+ * store once, as compact rows, by a second thread ({@code lrs-store}) so a slow database never
+ * holds reports up.
+ *
+ * <p>Counts in a report are since that client's previous report, so nothing needs undoing when a
+ * client restarts, its stream resets or its counters start again from zero, and a late report
+ * simply counts in the interval it arrives in. In flight is a gauge: each client's latest value.
+ */
+final class LoadAggregator implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LoadAggregator.class);
+
+  /**
+   * The most one report may say about one locality: 2^40 requests in one interval is over 100
+   * billion a second at 10 s. A larger value (or a negative one: uint64 above 2^63 reads negative
+   * in Java) is a broken or hostile client; the entry is refused and counted, the rest of the
+   * report is used.
+   */
+  static final long MAX_COUNT = 1L << 40;
+  static final int MAX_IN_FLIGHT = 1 << 30;
+  /** A client silent for longer than this many intervals starts a new run when it reports again. */
+  private static final int SILENCE_INTERVALS = 2;
+
+  record KeyName(int cluster, Locality locality, String endpoint) {}
+
+  private record DropName(int cluster, String category) {}
+
+  private final Clock clock;
+  private final long intervalMillis;
+  private final Duration retention;
+  private final String replica;
+  private final LoadReportStore store;
+  private final Supplier<KnownClusters> known;
+  private final LoadMetrics metrics;
+  private final long base;
+  private final ScheduledExecutorService thread;
+  private final ScheduledExecutorService writer;
+
+  // Owned by the aggregation thread.
+  private final Map<String, Integer> clusterIds = new HashMap<>();
+  private final List<String> clusterNames = new ArrayList<>();
+  private final Map<KeyName, Integer> keyIds = new HashMap<>();
+  private final List<KeyName> keyNames = new ArrayList<>();
+  private int[] keyCluster = new int[64];
+  private long[] issued = new long[64];
+  private long[] succeeded = new long[64];
+  private long[] errored = new long[64];
+  private long[] inFlight = new long[64];
+  private boolean[] touched = new boolean[64];
+  private int[] touchedList = new int[64];
+  private int touchedCount;
+  private final Map<DropName, long[]> drops = new HashMap<>();
+  private final Map<String, ClientState> clients = new HashMap<>();
+  private long intervalStart;
+  private int intervalsClosed;
+
+  LoadAggregator(Clock clock, Duration interval, Duration retention, String replica, LoadReportStore store,
+      Supplier<KnownClusters> known, LoadMetrics metrics) {
+    this.clock = clock;
+    this.intervalMillis = interval.toMillis();
+    this.retention = retention;
+    this.replica = replica;
+    this.store = store;
+    this.known = known;
+    this.metrics = metrics;
+    this.base = clock.millis();
+    this.intervalStart = alignedStart(base);
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-aggregate"));
+    this.writer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-store"));
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  void start() {
+    long now = clock.millis();
+    long next = alignedStart(now) + intervalMillis;
+    thread.scheduleAtFixedRate(this::closeInterval, next - now, intervalMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private long alignedStart(long millis) {
+    return millis - Math.floorMod(millis, intervalMillis);
+  }
+
+  /** A stream opened for {@code nodeId}. */
+  void opened(String nodeId) {
+    thread.execute(() -> client(nodeId, clock.millis()).openStreams++);
+  }
+
+  /** A stream of {@code nodeId} ended; its client is forgotten after the interval if none is left. */
+  void closed(String nodeId) {
+    thread.execute(() -> {
+      ClientState c = clients.get(nodeId);
+      if (c != null) {
+        c.openStreams--;
+      }
+    });
+  }
+
+  /** Hands a report over; returns at once. */
+  void report(String nodeId, LoadStatsRequest request) {
+    thread.execute(() -> apply(nodeId, request));
+  }
+
+  private ClientState client(String nodeId, long now) {
+    return clients.computeIfAbsent(nodeId, id -> new ClientState(id, now));
+  }
+
+  private void apply(String nodeId, LoadStatsRequest request) {
+    long now = clock.millis();
+    // Rounded up: an idle start may only be told later than it was, never earlier.
+    int nowSeconds = (int) ((now - base + 999) / 1000);
+    KnownClusters served = known.get();
+    ClientState client = client(nodeId, now);
+    if (now - client.lastReport > SILENCE_INTERVALS * intervalMillis + intervalMillis) {
+      client.reportingSince = now;
+    }
+    client.lastReport = now;
+    client.generation++;
+    client.dirty = true;
+    metrics.report();
+    int[] named = new int[request.getClusterStatsCount()];
+    int namedCount = 0;
+    for (ClusterStats stats : request.getClusterStatsList()) {
+      String clusterName = stats.getClusterName();
+      if (!served.knows(clusterName)) {
+        metrics.refused(LoadMetrics.UNKNOWN_CLUSTER);
+        continue;
+      }
+      int cluster = clusterId(clusterName);
+      named[namedCount++] = cluster;
+      for (UpstreamLocalityStats l : stats.getUpstreamLocalityStatsList()) {
+        Locality locality = new Locality(l.getLocality().getRegion(), l.getLocality().getZone(),
+            l.getLocality().getSubZone());
+        if (!served.knows(clusterName, locality)) {
+          metrics.refused(LoadMetrics.UNKNOWN_LOCALITY);
+          continue;
+        }
+        if (!add(client, cluster, locality, "", l.getTotalIssuedRequests(), l.getTotalSuccessfulRequests(),
+            l.getTotalErrorRequests(), l.getTotalRequestsInProgress(), nowSeconds)) {
+          continue;
+        }
+        for (UpstreamEndpointStats e : l.getUpstreamEndpointStatsList()) {
+          add(client, cluster, locality, endpoint(e), e.getTotalIssuedRequests(), e.getTotalSuccessfulRequests(),
+              e.getTotalErrorRequests(), e.getTotalRequestsInProgress(), nowSeconds);
+        }
+      }
+      long categorized = 0;
+      for (ClusterStats.DroppedRequests d : stats.getDroppedRequestsList()) {
+        if (!plausible(d.getDroppedCount())) {
+          metrics.refused(LoadMetrics.ABSURD_VALUE);
+          continue;
+        }
+        categorized += d.getDroppedCount();
+        drop(cluster, d.getCategory(), d.getDroppedCount());
+      }
+      long total = stats.getTotalDroppedRequests();
+      if (!plausible(total)) {
+        metrics.refused(LoadMetrics.ABSURD_VALUE);
+      } else if (total > categorized) {
+        drop(cluster, DropLoad.UNCATEGORIZED, total - categorized);
+      }
+    }
+    client.clusters = namedCount == named.length ? named : Arrays.copyOf(named, namedCount);
+    client.omitted(client::names, this::clusterOfKey, nowSeconds);
+  }
+
+  private static String endpoint(UpstreamEndpointStats e) {
+    SocketAddress a = e.getAddress().getSocketAddress();
+    return a.getAddress() + ":" + a.getPortValue();
+  }
+
+  private static boolean plausible(long count) {
+    return count >= 0 && count <= MAX_COUNT;
+  }
+
+  private boolean add(ClientState client, int cluster, Locality locality, String endpoint, long issuedNow,
+      long succeededNow, long erroredNow, long inFlightNow, int nowSeconds) {
+    if (!plausible(issuedNow) || !plausible(succeededNow) || !plausible(erroredNow) || inFlightNow < 0
+        || inFlightNow > MAX_IN_FLIGHT) {
+      metrics.refused(LoadMetrics.ABSURD_VALUE);
+      return false;
+    }
+    int key = keyId(new KeyName(cluster, locality, endpoint), cluster);
+    issued[key] += issuedNow;
+    succeeded[key] += succeededNow;
+    errored[key] += erroredNow;
+    touch(key);
+    client.work(key, (int) inFlightNow, nowSeconds);
+    return true;
+  }
+
+  private void touch(int key) {
+    if (!touched[key]) {
+      touched[key] = true;
+      if (touchedCount == touchedList.length) {
+        touchedList = Arrays.copyOf(touchedList, touchedCount * 2);
+      }
+      touchedList[touchedCount++] = key;
+    }
+  }
+
+  private void drop(int cluster, String category, long count) {
+    drops.computeIfAbsent(new DropName(cluster, category), k -> new long[1])[0] += count;
+  }
+
+  private int clusterId(String name) {
+    Integer id = clusterIds.get(name);
+    if (id == null) {
+      id = clusterNames.size();
+      clusterIds.put(name, id);
+      clusterNames.add(name);
+    }
+    return id;
+  }
+
+  private int clusterOfKey(int key) {
+    return keyCluster[key];
+  }
+
+  private int keyId(KeyName name, int cluster) {
+    Integer id = keyIds.get(name);
+    if (id != null) {
+      return id;
+    }
+    int key = keyNames.size();
+    keyIds.put(name, key);
+    keyNames.add(name);
+    if (key == keyCluster.length) {
+      int n = key * 2;
+      keyCluster = Arrays.copyOf(keyCluster, n);
+      issued = Arrays.copyOf(issued, n);
+      succeeded = Arrays.copyOf(succeeded, n);
+      errored = Arrays.copyOf(errored, n);
+      inFlight = Arrays.copyOf(inFlight, n);
+      touched = Arrays.copyOf(touched, n);
+    }
+    keyCluster[key] = cluster;
+    return key;
+  }
+
+  /** Closes the interval that has just ended: its rows go to the store, the sums start again. */
+  private void closeInterval() {
+    try {
+      Instant start = Instant.ofEpochMilli(intervalStart);
+      long now = clock.millis();
+      // In flight: each client's latest value from a report in this interval, summed.
+      List<ClientLoadRow> clientRows = new ArrayList<>();
+      for (ClientState c : clients.values()) {
+        if (c.lastReport >= intervalStart) {
+          c.forEach(c::names, this::clusterOfKey, (key, count, idle) -> {
+            if (count > 0) {
+              inFlight[key] += count;
+              touch(key);
+            }
+          });
+        }
+        if (c.dirty) {
+          clientRows.add(ClientRows.row(c, replica, base, clusterNames, keyNames, this::clusterOfKey));
+          c.dirty = false;
+        }
+      }
+      List<LoadRow> loadRows = new ArrayList<>(touchedCount);
+      for (int i = 0; i < touchedCount; i++) {
+        int key = touchedList[i];
+        KeyName name = keyNames.get(key);
+        loadRows.add(new LoadRow(start, replica, clusterNames.get(name.cluster()), name.locality().region(),
+            name.locality().zone(), name.locality().subZone(), name.endpoint(), issued[key], succeeded[key],
+            errored[key], inFlight[key]));
+        issued[key] = 0;
+        succeeded[key] = 0;
+        errored[key] = 0;
+        inFlight[key] = 0;
+        touched[key] = false;
+      }
+      touchedCount = 0;
+      List<DropRow> dropRows = new ArrayList<>(drops.size());
+      drops.forEach((k, v) -> dropRows.add(new DropRow(start, replica, clusterNames.get(k.cluster()), k.category(), v[0])));
+      drops.clear();
+      clients.values().removeIf(c -> c.openStreams <= 0 && !c.dirty);
+      intervalStart = alignedStart(now);
+      boolean prune = ++intervalsClosed % 30 == 0;
+      writer.execute(() -> write(loadRows, dropRows, clientRows, prune ? Instant.ofEpochMilli(now).minus(retention) : null));
+    } catch (RuntimeException e) {
+      // A bug here must not stop the schedule (scheduleAtFixedRate cancels on an exception).
+      log.error("closing a load-report interval failed", e);
+    }
+  }
+
+  private void write(List<LoadRow> loads, List<DropRow> dropRows, List<ClientLoadRow> clientRows, Instant pruneBefore) {
+    try {
+      if (!loads.isEmpty() || !dropRows.isEmpty() || !clientRows.isEmpty()) {
+        store.write(loads, dropRows, clientRows);
+      }
+      if (pruneBefore != null) {
+        store.deleteBefore(pruneBefore);
+      }
+    } catch (RuntimeException e) {
+      // The store is down or failing: this interval's rows are lost, the next ones are written.
+      metrics.writeFailed();
+      log.warn("writing load-report rows failed: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+    writer.shutdown();
+    try {
+      writer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

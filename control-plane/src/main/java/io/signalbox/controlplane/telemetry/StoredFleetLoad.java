@@ -1,0 +1,121 @@
+package io.signalbox.controlplane.telemetry;
+
+import io.signalbox.store.LoadReportStore;
+import io.signalbox.store.LoadReportStore.ClientLoadRow;
+import io.signalbox.store.LoadReportStore.DropRow;
+import io.signalbox.store.LoadReportStore.LoadRow;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@link FleetLoad} read from the store, where every replica writes its rows: the sums here are
+ * over replicas, so every replica answers with the same figures. A client with rows on two
+ * replicas (it moved, or two processes share a node id) counts once, with the freshest row; its
+ * work is that row's.
+ */
+final class StoredFleetLoad implements FleetLoad {
+
+  private final LoadReportStore store;
+  private final Clock clock;
+  private final Duration interval;
+  private final Duration retention;
+
+  StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention) {
+    this.store = store;
+    this.clock = clock;
+    this.interval = interval;
+    this.retention = retention;
+  }
+
+  @Override
+  public Duration interval() {
+    return interval;
+  }
+
+  @Override
+  public Duration retention() {
+    return retention;
+  }
+
+  private Instant oldest() {
+    return clock.instant().minus(retention);
+  }
+
+  @Override
+  public List<String> clusters() {
+    java.util.TreeSet<String> out = new java.util.TreeSet<>(store.clusters(oldest()));
+    for (ClientLoadRow row : store.clients(oldest())) {
+      row.clusters().lines().forEach(out::add);
+    }
+    return List.copyOf(out);
+  }
+
+  private record LoadKey(Instant start, Locality locality, String endpoint) {}
+
+  @Override
+  public ClusterLoad load(String cluster, Instant since) {
+    Instant from = since.isBefore(oldest()) ? oldest() : since;
+    Map<LoadKey, long[]> sums = new TreeMap<>(Comparator.comparing(LoadKey::start)
+        .thenComparing(LoadKey::locality).thenComparing(LoadKey::endpoint));
+    for (LoadRow r : store.loads(cluster, from)) {
+      long[] s = sums.computeIfAbsent(new LoadKey(r.intervalStart(), new Locality(r.region(), r.zone(), r.subZone()),
+          r.endpoint()), k -> new long[4]);
+      s[0] += r.issued();
+      s[1] += r.succeeded();
+      s[2] += r.errored();
+      s[3] += r.inFlight();
+    }
+    List<LocalityLoad> localities = new ArrayList<>(sums.size());
+    sums.forEach((k, s) -> localities.add(new LocalityLoad(k.start(), cluster, k.locality(), k.endpoint(), s[0], s[1],
+        s[2], s[3])));
+    record DropKey(Instant start, String category) {}
+    Map<DropKey, Long> dropSums = new TreeMap<>(Comparator.comparing(DropKey::start).thenComparing(DropKey::category));
+    for (DropRow r : store.drops(cluster, from)) {
+      dropSums.merge(new DropKey(r.intervalStart(), r.category()), r.dropped(), Long::sum);
+    }
+    List<DropLoad> drops = new ArrayList<>(dropSums.size());
+    dropSums.forEach((k, n) -> drops.add(new DropLoad(k.start(), cluster, k.category(), n)));
+    List<ReportingClient> clients = freshest(cluster).values().stream().map(StoredFleetLoad::client).toList();
+    return new ClusterLoad(cluster, interval, localities, drops, clients);
+  }
+
+  @Override
+  public List<ClientWork> work(String cluster, Locality locality) {
+    List<ClientWork> out = new ArrayList<>();
+    for (ClientLoadRow row : freshest(cluster).values()) {
+      ReportingClient client = client(row);
+      ClientWork work = new ClientWork(client, 0, client.reportingSince());
+      for (ClientRows.Work w : ClientRows.work(row)) {
+        if (w.cluster().equals(cluster) && w.locality().equals(locality) && w.endpoint().isEmpty()) {
+          work = new ClientWork(client, w.inFlight(), w.idleSince());
+        }
+      }
+      out.add(work);
+    }
+    return out;
+  }
+
+  /** Per node id, its freshest row among those whose latest report named {@code cluster}. */
+  private Map<String, ClientLoadRow> freshest(String cluster) {
+    Map<String, ClientLoadRow> byNode = new LinkedHashMap<>();
+    for (ClientLoadRow row : store.clients(oldest())) {
+      ClientLoadRow other = byNode.get(row.nodeId());
+      if (other == null || row.lastReport().isAfter(other.lastReport())) {
+        byNode.put(row.nodeId(), row);
+      }
+    }
+    byNode.values().removeIf(row -> !ClientRows.names(row, cluster));
+    return new TreeMap<>(byNode);
+  }
+
+  private static ReportingClient client(ClientLoadRow row) {
+    return new ReportingClient(row.nodeId(), row.replica(), row.lastReport(), row.reportingSince());
+  }
+}
