@@ -20,6 +20,9 @@ import java.time.Duration;
  * @param weightedRoundRobin settings for {@link LbPolicy#WEIGHTED_ROUND_ROBIN}
  * @param loadReporting whether clients send this cluster's load reports (LRS) to Signalbox: its CDS
  *     carries {@code lrs_server: self}
+ * @param loadReportingPerEndpoint whether every endpoint is sent in a locality of its own, so that
+ *     clients reporting per locality (gRPC) report each endpoint's work apart: what lets a drain
+ *     see that one endpoint's work has finished
  */
 public record ClusterSpec(
     String name,
@@ -42,7 +45,8 @@ public record ClusterSpec(
     Integer overprovisioningFactor,
     MaglevSpec maglev,
     WeightedRoundRobinSpec weightedRoundRobin,
-    Boolean loadReporting) {
+    Boolean loadReporting,
+    Boolean loadReportingPerEndpoint) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
@@ -73,7 +77,7 @@ public record ClusterSpec(
       WeightedRoundRobinSpec weightedRoundRobin) {
     this(name, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
         healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent, retryBudget,
-        panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin, null);
+        panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin, null, null);
   }
 
   /** A cluster without traffic policy (retry budget, panic threshold, locality, failover, WRR). */
@@ -127,7 +131,8 @@ public record ClusterSpec(
         or(overprovisioningFactor, defaults.overprovisioningFactor),
         or(maglev, defaults.maglev),
         or(weightedRoundRobin, defaults.weightedRoundRobin),
-        or(loadReporting, defaults.loadReporting));
+        or(loadReporting, defaults.loadReporting),
+        or(loadReportingPerEndpoint, defaults.loadReportingPerEndpoint));
   }
 
   /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */
@@ -155,6 +160,11 @@ public record ClusterSpec(
   /** Whether clients report this cluster's load; off unless the cluster or its defaults say so. */
   public boolean reportsLoad() {
     return Boolean.TRUE.equals(loadReporting);
+  }
+
+  /** Whether every endpoint gets a locality of its own in EDS; off unless the cluster or its defaults say so. */
+  public boolean localityPerEndpoint() {
+    return Boolean.TRUE.equals(loadReportingPerEndpoint);
   }
 
   public int effectiveMassRemovalPercent() {

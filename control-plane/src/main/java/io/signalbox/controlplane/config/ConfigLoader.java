@@ -68,14 +68,15 @@ public final class ConfigLoader {
       Integer overprovisioningFactor,
       MaglevSpec maglev,
       WeightedRoundRobinSpec weightedRoundRobin,
-      Boolean loadReporting) {
+      Boolean loadReporting,
+      Boolean loadReportingPerEndpoint) {
 
     ClusterSpec toSpec() {
       return new ClusterSpec(
           null, lbPolicy, connectTimeout, slowStart, maxEjectionPercent, outlierDetection, circuitBreakers,
           healthCheck, ringHash, leastRequest, drainTimeout, minEligible, massRemovalPercent,
           retryBudget, panicThreshold, localityLb, zoneAware, overprovisioningFactor, maglev, weightedRoundRobin,
-          loadReporting);
+          loadReporting, loadReportingPerEndpoint);
     }
   }
 

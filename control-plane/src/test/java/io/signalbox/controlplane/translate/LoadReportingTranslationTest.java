@@ -15,7 +15,7 @@ class LoadReportingTranslationTest {
 
   private static ClusterSpec reporting(String name, Boolean loadReporting) {
     return new ClusterSpec(name, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, loadReporting);
+        null, null, null, null, null, null, loadReporting, null);
   }
 
   private Cluster translateOne(ClusterSpec spec) {
