@@ -17,6 +17,8 @@ import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.replica.Replica;
+import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.controlplane.telemetry.LoadReporting;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.controlplane.xds.EdgeSettings;
 import io.signalbox.controlplane.xds.XdsServer;
@@ -64,11 +66,13 @@ public final class SignalboxServer implements AutoCloseable {
   private final AdminServer admin;
 
   private final Replica replica;
+  private final LoadReporting loadReporting;
 
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
-      WatchedFile configWatch, AdminServer admin, Replica replica) {
+      WatchedFile configWatch, AdminServer admin, Replica replica, LoadReporting loadReporting) {
     this.replica = replica;
+    this.loadReporting = loadReporting;
     this.reload = reload;
     this.store = store;
     this.xds = xds;
@@ -111,9 +115,16 @@ public final class SignalboxServer implements AutoCloseable {
       throw new NothingStoredToServe();
     }
     RolloutPolicy rollout = rolloutPolicy(config.rollout());
+    // Load reports name the replica that aggregated them; the same id the replica goes by.
+    String replicaId = isExternal(storeTarget) ? config.ha().replicaId() : ClientStatusRecorder.thisProcess();
+    java.util.concurrent.atomic.AtomicReference<AdsServer> served = new java.util.concurrent.atomic.AtomicReference<>();
+    LoadReporting loadReporting = new LoadReporting(clock, config.xds().loadReportingInterval(), replicaId,
+        store.loadReports(), () -> served.get() == null ? null : served.get().current(), meters);
     AdsServer ads = AdsServer.start(config.xds().address(), config.xds().port(), rollout.waves(), clock, meters,
         EdgeSettings.from(config.xds()), refusal -> store.audit(new AuditEntry(refusal.at(),
-            "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())));
+            "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())),
+        List.of(loadReporting.service()));
+    served.set(ads);
     // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
     Replica replica = isExternal(storeTarget)
         ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)
@@ -181,7 +192,7 @@ public final class SignalboxServer implements AutoCloseable {
             replica::status, settings::pendingRestart),
         System::getenv);
     return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
-        configWatch, admin, replica);
+        configWatch, admin, replica, loadReporting);
   }
 
   /** An external PostgreSQL: what replicas share. {@code embedded} and {@code memory} are one process's. */
@@ -295,6 +306,11 @@ public final class SignalboxServer implements AutoCloseable {
     return store;
   }
 
+  /** What the fleet's clients report about their traffic (LRS), summed over replicas. */
+  public FleetLoad fleetLoad() {
+    return loadReporting.fleetLoad();
+  }
+
   @Override
   public void close() {
     admin.close();
@@ -305,6 +321,7 @@ public final class SignalboxServer implements AutoCloseable {
     rollout.close();
     reconciler.close();
     xds.close();
+    loadReporting.close();
     // After the xDS server: its last copy records the closed streams as disconnected.
     clientRecorder.close();
     store.close();

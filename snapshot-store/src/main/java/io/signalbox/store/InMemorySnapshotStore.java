@@ -269,6 +269,12 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   private final InMemoryOverrideStore overrides = new InMemoryOverrideStore(intentRevision);
   private final InMemoryIntentStore intent = new InMemoryIntentStore(overrides, intentRevision);
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
+  private final InMemoryLoadReports loadReports = new InMemoryLoadReports();
+
+  @Override
+  public LoadReportStore loadReports() {
+    return loadReports;
+  }
 
   @Override
   public OverrideStore overrides() {

@@ -27,6 +27,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresOverrideStore overrides;
   private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
+  private final PostgresLoadReports loadReports;
   private final PostgresLeadership leadership;
   private final Runnable afterClose;
   private final String jdbcUrl;
@@ -46,6 +47,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.overrides = new PostgresOverrideStore(db);
     this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
+    this.loadReports = new PostgresLoadReports(db);
     this.leadership = new PostgresLeadership(db);
     this.afterClose = afterClose;
   }
@@ -192,6 +194,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public LeaseStore leases() {
     return leases;
+  }
+
+  @Override
+  public LoadReportStore loadReports() {
+    return loadReports;
   }
 
   @Override

@@ -158,6 +158,9 @@ public interface SnapshotStore extends AutoCloseable {
   /** REST registry leases, kept with the epoch log. */
   LeaseStore leases();
 
+  /** Every replica's aggregated load reports (LRS). */
+  LoadReportStore loadReports();
+
   @Override
   void close();
 }

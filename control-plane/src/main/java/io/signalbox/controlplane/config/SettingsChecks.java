@@ -31,6 +31,7 @@ public final class SettingsChecks {
     address(found, "xds.address", config.xds().address());
     notNegative(found, "xds.maxConnectionAgeGrace", config.xds().maxConnectionAgeGrace());
     positive(found, "xds.limits.permitKeepAliveTime", config.xds().limits().permitKeepAliveTime());
+    positive(found, "xds.loadReportingInterval", config.xds().loadReportingInterval());
     admin(found, config.admin());
     store(found, config.store());
     sources(found, config.sources());

@@ -29,9 +29,18 @@ public final class LoadReporting implements AutoCloseable {
    */
   public LoadReporting(Clock clock, Duration interval, String replica, LoadReportStore store,
       Supplier<Snapshot> served, MeterRegistry meters) {
-    this.metrics = new LoadMetrics(meters);
+    this(known(served), clock, interval, replica, store, meters);
+  }
+
+  /** As above, told directly which clusters and localities are served (tests without a snapshot). */
+  static LoadReporting withKnown(Clock clock, Duration interval, String replica, LoadReportStore store,
+      Supplier<KnownClusters> current, MeterRegistry meters) {
+    return new LoadReporting(current, clock, interval, replica, store, meters);
+  }
+
+  private static Supplier<KnownClusters> known(Supplier<Snapshot> served) {
     AtomicReference<KnownClusters> known = new AtomicReference<>(KnownClusters.EMPTY);
-    Supplier<KnownClusters> current = () -> {
+    return () -> {
       Snapshot snapshot = served.get();
       KnownClusters last = known.get();
       if (snapshot == null || snapshot.epoch() == last.epoch()) {
@@ -41,6 +50,11 @@ public final class LoadReporting implements AutoCloseable {
       known.set(now);
       return now;
     };
+  }
+
+  private LoadReporting(Supplier<KnownClusters> current, Clock clock, Duration interval, String replica,
+      LoadReportStore store, MeterRegistry meters) {
+    this.metrics = new LoadMetrics(meters);
     this.aggregator = new LoadAggregator(clock, interval, RETENTION, replica, store, current, metrics);
     this.service = new LoadReportService(aggregator, interval);
     this.fleetLoad = new StoredFleetLoad(store, clock, interval, RETENTION);

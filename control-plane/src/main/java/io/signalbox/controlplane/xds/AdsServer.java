@@ -6,6 +6,7 @@ import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.controlplane.server.DefaultStartupConfigs;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
 import io.envoyproxy.controlplane.server.serializer.ProtoResourcesSerializer;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.InternalNettyServerCredentials;
@@ -102,6 +103,15 @@ public final class AdsServer implements XdsServer {
    */
   public static AdsServer start(String address, int port, Waves waves, Clock clock, MeterRegistry meters,
       EdgeSettings edge, Consumer<Refusal> audit) {
+    return start(address, port, waves, clock, meters, edge, audit, List.of());
+  }
+
+  /**
+   * As above, also serving {@code beside} (the load reporting service) on the same port, behind the
+   * same edge: TLS, client certificates, node identity and the streams-per-connection limit.
+   */
+  public static AdsServer start(String address, int port, Waves waves, Clock clock, MeterRegistry meters,
+      EdgeSettings edge, Consumer<Refusal> audit, List<BindableService> beside) {
     Refusals refusals = new Refusals(clock, meters, StreamGate.LIMITS, audit);
     CertificateFiles files = null;
     RotatingTls tls = null;
@@ -144,8 +154,10 @@ public final class AdsServer implements XdsServer {
     XdsLimitsSettings limits = edge.limits();
     StreamGate gate = new StreamGate(limits, edge.tls() != null && edge.tls().caFile() != null, edge.identity(),
         refusals);
-    Server server = (tls == null ? NettyServerBuilder.forAddress(bind)
-            : NettyServerBuilder.forAddress(bind, InternalNettyServerCredentials.create(tls)))
+    NettyServerBuilder builder = tls == null ? NettyServerBuilder.forAddress(bind)
+        : NettyServerBuilder.forAddress(bind, InternalNettyServerCredentials.create(tls));
+    beside.forEach(service -> builder.addService(ServerInterceptors.intercept(service, gate)));
+    Server server = builder
         .addService(ServerInterceptors.intercept(discovery.getAggregatedDiscoveryServiceImpl(), gate))
         .addTransportFilter(gate.transportFilter())
         // Requests are handled on the connection's event loop: the callbacks and watches only update

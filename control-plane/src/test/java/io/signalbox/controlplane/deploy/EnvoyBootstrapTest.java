@@ -56,6 +56,16 @@ class EnvoyBootstrapTest {
     assertThat(address.getPortValue()).isEqualTo(xds.getSpec().getPorts().get(0).getPort());
   }
 
+  @Test
+  void sendsLoadReportsToTheSameXdsCluster() throws IOException {
+    Bootstrap bootstrap = bootstrap();
+
+    ApiConfigSource lrs = bootstrap.getClusterManager().getLoadStatsConfig();
+    assertThat(lrs.getApiType()).isEqualTo(ApiConfigSource.ApiType.GRPC);
+    assertThat(lrs.getGrpcServicesList()).singleElement()
+        .satisfies(s -> assertThat(s.getEnvoyGrpc().getClusterName()).isEqualTo("signalbox"));
+  }
+
   private static Bootstrap bootstrap() throws IOException {
     String json = new ObjectMapper().writeValueAsString(
         new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(Files.readString(BOOTSTRAP)));

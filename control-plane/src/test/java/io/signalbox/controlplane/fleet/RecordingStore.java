@@ -174,6 +174,11 @@ final class RecordingStore implements SnapshotStore {
   }
 
   @Override
+  public io.signalbox.store.LoadReportStore loadReports() {
+    return delegate.loadReports();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -1,0 +1,293 @@
+package io.signalbox.controlplane.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.protobuf.util.Durations;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
+import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
+import io.envoyproxy.envoy.service.load_stats.v3.LoadReportingServiceGrpc;
+import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
+import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.xds.EdgeSettings;
+import io.signalbox.controlplane.xds.Waves;
+import io.signalbox.store.InMemoryLoadReports;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hand-built load reports over a real gRPC LRS stream on loopback, served behind the xDS edge: how
+ * reports from several clients add up, and what the server does with broken ones.
+ */
+class LoadReportStreamTest {
+
+  private static final Duration INTERVAL = Duration.ofMillis(300);
+  private static final Locality ZONE_A = new Locality("", "a", "");
+  private static final Locality ZONE_B = new Locality("", "b", "");
+
+  private final InMemoryLoadReports store = new InMemoryLoadReports();
+  private final Instant started = Instant.now();
+  private LoadReporting reporting;
+  private AdsServer server;
+  private ManagedChannel channel;
+  private final List<Client> clients = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    KnownClusters known = new KnownClusters(1, Map.of("greeter", Set.of(ZONE_A, ZONE_B), "other", Set.of(ZONE_A)));
+    reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", store, () -> known,
+        new SimpleMeterRegistry());
+    server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(),
+        EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));
+    channel = Grpc.newChannelBuilder("127.0.0.1:" + server.port(), InsecureChannelCredentials.create()).build();
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    clients.forEach(Client::end);
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    server.close();
+    reporting.close();
+  }
+
+  /** One LRS stream, as a client opens it: the node first, then reports. */
+  private final class Client {
+    final String node;
+    final LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+    final StreamObserver<LoadStatsRequest> requests;
+
+    Client(String node) {
+      this.node = node;
+      requests = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
+        @Override
+        public void onNext(LoadStatsResponse value) {
+          answers.add(value);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          answers.add(t);
+        }
+
+        @Override
+        public void onCompleted() {
+          answers.add("completed");
+        }
+      });
+      requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node)).build());
+      clients.add(this);
+    }
+
+    Object answer() throws InterruptedException {
+      return answers.poll(20, TimeUnit.SECONDS);
+    }
+
+    void report(ClusterStats... stats) {
+      requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node))
+          .addAllClusterStats(List.of(stats)).build());
+    }
+
+    void end() {
+      try {
+        requests.onCompleted();
+      } catch (IllegalStateException alreadyEnded) {
+        // the test ended it already
+      }
+    }
+  }
+
+  private static ClusterStats stats(String cluster, UpstreamLocalityStats... localities) {
+    return ClusterStats.newBuilder().setClusterName(cluster).addAllUpstreamLocalityStats(List.of(localities)).build();
+  }
+
+  private static UpstreamLocalityStats locality(String zone, long issued, long succeeded, long errored, long inFlight) {
+    return UpstreamLocalityStats.newBuilder()
+        .setLocality(io.envoyproxy.envoy.config.core.v3.Locality.newBuilder().setZone(zone))
+        .setTotalIssuedRequests(issued).setTotalSuccessfulRequests(succeeded).setTotalErrorRequests(errored)
+        .setTotalRequestsInProgress(inFlight).build();
+  }
+
+  /** Issued, succeeded, errored summed over every interval so far, per locality. */
+  private long[] totals(String cluster, Locality locality) {
+    long[] t = new long[3];
+    for (LocalityLoad l : reporting.fleetLoad().load(cluster, started.minusSeconds(60)).localities()) {
+      if (l.locality().equals(locality) && l.endpoint().isEmpty()) {
+        t[0] += l.issued();
+        t[1] += l.succeeded();
+        t[2] += l.errored();
+      }
+    }
+    return t;
+  }
+
+  @Test
+  void answersWithTheIntervalAndAllClusters() throws InterruptedException {
+    Client c = new Client("n1");
+
+    assertThat(c.answer()).isEqualTo(LoadStatsResponse.newBuilder().setSendAllClusters(true)
+        .setLoadReportingInterval(Durations.fromMillis(300)).build());
+  }
+
+  @Test
+  void sumsSeveralClientsPerLocality() throws InterruptedException {
+    Client one = new Client("n1");
+    Client two = new Client("n2");
+    one.answer();
+    two.answer();
+
+    one.report(stats("greeter", locality("a", 10, 9, 1, 2), locality("b", 5, 5, 0, 0)));
+    two.report(stats("greeter", locality("a", 7, 7, 0, 1)));
+    one.report(stats("greeter", locality("a", 3, 3, 0, 0)));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(totals("greeter", ZONE_A)).containsExactly(20, 19, 1);
+      assertThat(totals("greeter", ZONE_B)).containsExactly(5, 5, 0);
+    });
+    assertThat(reporting.fleetLoad().load("greeter", started).clients()).extracting(ReportingClient::nodeId)
+        .containsExactly("n1", "n2");
+    assertThat(reporting.fleetLoad().clusters()).containsExactly("greeter");
+  }
+
+  @Test
+  void tellsPerClientWhetherWorkIsInFlightAndSinceWhenItIsIdle() throws InterruptedException {
+    Client busy = new Client("busy");
+    Client idle = new Client("idle");
+    busy.answer();
+    idle.answer();
+
+    busy.report(stats("greeter", locality("a", 1, 0, 0, 1)));
+    idle.report(stats("greeter", locality("a", 1, 1, 0, 0)));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(reporting.fleetLoad().work("greeter", ZONE_A))
+            .extracting(w -> w.client().nodeId(), ClientWork::inFlight, ClientWork::idle)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("busy", 1L, false),
+                org.assertj.core.groups.Tuple.tuple("idle", 0L, true)));
+
+    // The busy client's call ends; its next report leaves the locality out, as gRPC clients do.
+    Instant before = Instant.now();
+    busy.report(stats("greeter", locality("b", 1, 1, 0, 0)));
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      ClientWork work = reporting.fleetLoad().work("greeter", ZONE_A).get(0);
+      assertThat(work.idle()).isTrue();
+      assertThat(work.idleSince()).isAfterOrEqualTo(before.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    });
+  }
+
+  @Test
+  void aClientThatDisconnectsMidIntervalKeepsWhatItReported() throws InterruptedException {
+    Client leaving = new Client("leaving");
+    leaving.answer();
+    leaving.report(stats("greeter", locality("a", 4, 4, 0, 0)));
+    leaving.end();
+    Client staying = new Client("staying");
+    staying.answer();
+    staying.report(stats("greeter", locality("a", 6, 6, 0, 0)));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(totals("greeter", ZONE_A)).containsExactly(10, 10, 0));
+  }
+
+  @Test
+  void aRestartedClientsCountersStartAgainWithoutLosingOrRepeatingCounts() throws InterruptedException {
+    Client before = new Client("n1");
+    before.answer();
+    before.report(stats("greeter", locality("a", 100, 100, 0, 3)));
+    before.end();
+    // The same node after a restart: its counters start from zero and its stream is new.
+    Client after = new Client("n1");
+    after.answer();
+    after.report(stats("greeter", locality("a", 2, 2, 0, 0)));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(totals("greeter", ZONE_A)).containsExactly(102, 102, 0);
+      assertThat(reporting.fleetLoad().work("greeter", ZONE_A)).singleElement()
+          .satisfies(w -> assertThat(w.inFlight()).isZero());
+    });
+  }
+
+  @Test
+  void refusesAndCountsUnknownClustersLocalitiesAndAbsurdValuesWithoutEndingTheStream()
+      throws InterruptedException {
+    Client c = new Client("n1");
+    c.answer();
+
+    c.report(stats("nobody-serves-this", locality("a", 1, 1, 0, 0)),
+        stats("greeter",
+            locality("never-sent", 1, 1, 0, 0),
+            locality("a", -1, 0, 0, 0),                  // uint64 2^64-1 as Java reads it
+            locality("a", Long.MIN_VALUE, 0, 0, 0),      // 2^63
+            locality("a", 1, 1, 0, Long.MAX_VALUE),
+            locality("b", 5, 5, 0, 0)));
+    c.report(stats("greeter", locality("b", 1, 1, 0, 0)));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(totals("greeter", ZONE_B)).containsExactly(6, 6, 0);
+      assertThat(totals("greeter", ZONE_A)).containsExactly(0, 0, 0);
+    });
+    assertThat(reporting.refused(LoadMetrics.UNKNOWN_CLUSTER)).isEqualTo(1);
+    assertThat(reporting.refused(LoadMetrics.UNKNOWN_LOCALITY)).isEqualTo(1);
+    assertThat(reporting.refused(LoadMetrics.ABSURD_VALUE)).isEqualTo(3);
+    assertThat(c.answers).isEmpty();
+    assertThat(reporting.fleetLoad().clusters()).containsExactly("greeter");
+  }
+
+  @Test
+  void refusesAStreamWhoseFirstRequestNamesNoNode() throws InterruptedException {
+    StreamObserver<LoadStatsRequest>[] holder = new StreamObserver[1];
+    LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+    holder[0] = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
+      @Override
+      public void onNext(LoadStatsResponse value) {
+        answers.add(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        answers.add(io.grpc.Status.fromThrowable(t).toString());
+      }
+
+      @Override
+      public void onCompleted() {
+        answers.add("completed");
+      }
+    });
+    holder[0].onNext(LoadStatsRequest.getDefaultInstance());
+
+    assertThat(answers.poll(20, TimeUnit.SECONDS)).isEqualTo(
+        "Status{code=INVALID_ARGUMENT, description=the first load report request must carry node.id, cause=null}");
+    holder[0].onCompleted();
+  }
+
+  @Test
+  void countsDropsPerCategoryAndTheUncategorizedRest() throws InterruptedException {
+    Client c = new Client("n1");
+    c.answer();
+    c.report(ClusterStats.newBuilder().setClusterName("greeter").setTotalDroppedRequests(10)
+        .addDroppedRequests(ClusterStats.DroppedRequests.newBuilder().setCategory("signalbox_overload").setDroppedCount(7))
+        .build());
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(reporting.fleetLoad().load("greeter", started.minusSeconds(60)).drops())
+            .extracting(DropLoad::category, DropLoad::dropped)
+            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("", 3L),
+                org.assertj.core.groups.Tuple.tuple("signalbox_overload", 7L)));
+  }
+}

@@ -1,0 +1,11 @@
+package io.signalbox.store;
+
+import java.time.Clock;
+
+class InMemoryLoadReportStoreTest extends LoadReportStoreContract {
+
+  @Override
+  SnapshotStore openStore(Clock clock) {
+    return new InMemorySnapshotStore(clock);
+  }
+}
