@@ -23,6 +23,12 @@ public interface DrainLoads {
    */
   DrainProgress.ClientLoad load(String nodeId, EndpointRef endpoint);
 
+  /** What {@code fleet}'s reports say, located through the published assignments of {@code view}. */
+  static DrainLoads of(io.signalbox.controlplane.telemetry.FleetLoad fleet,
+      java.util.function.Supplier<io.signalbox.controlplane.reconcile.PublishedView> view) {
+    return new FleetDrainLoads(fleet, view);
+  }
+
   /** No load reporting: every client reports nothing, and the deadline decides as it always did. */
   DrainLoads NONE = new DrainLoads() {
     @Override
