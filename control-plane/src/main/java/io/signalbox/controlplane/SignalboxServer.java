@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
+import io.signalbox.controlplane.admin.DrainLoads;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.config.RolloutSettings;
@@ -189,7 +190,8 @@ public final class SignalboxServer implements AutoCloseable {
     }
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
-            replica::status, settings::pendingRestart, loadReporting.fleetLoad()),
+            replica::status, settings::pendingRestart, loadReporting.fleetLoad(),
+            DrainLoads.of(loadReporting.fleetLoad(), replica::view)),
         System::getenv);
     return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
         configWatch, admin, replica, loadReporting);

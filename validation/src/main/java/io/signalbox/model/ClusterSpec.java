@@ -136,12 +136,16 @@ public record ClusterSpec(
    *
    * @param loadReporting whether clients send this cluster's load reports (LRS) to Signalbox: its
    *     CDS carries {@code lrs_server: self}
+   * @param loadReportingPerEndpoint whether every endpoint is sent in a locality of its own, so that
+   *     clients reporting per locality (gRPC) report each endpoint's work apart: what lets a drain
+   *     see that one endpoint's work has finished
    */
-  public record Telemetry(Boolean loadReporting) {
-    public static final Telemetry UNSET = new Telemetry(null);
+  public record Telemetry(Boolean loadReporting, Boolean loadReportingPerEndpoint) {
+    public static final Telemetry UNSET = new Telemetry(null, null);
 
     Telemetry or(Telemetry d) {
-      return new Telemetry(ClusterSpec.or(loadReporting, d.loadReporting));
+      return new Telemetry(ClusterSpec.or(loadReporting, d.loadReporting),
+          ClusterSpec.or(loadReportingPerEndpoint, d.loadReportingPerEndpoint));
     }
   }
 
@@ -213,6 +217,11 @@ public record ClusterSpec(
   /** Whether clients report this cluster's load; off unless the cluster or its defaults say so. */
   public boolean reportsLoad() {
     return Boolean.TRUE.equals(telemetry.loadReporting());
+  }
+
+  /** Whether every endpoint gets a locality of its own in EDS; off unless the cluster or its defaults say so. */
+  public boolean localityPerEndpoint() {
+    return Boolean.TRUE.equals(telemetry.loadReportingPerEndpoint());
   }
 
   public int effectiveMassRemovalPercent() {

@@ -87,6 +87,19 @@ final class ClusterPolicyRules {
       f.error("lb-policy", src, Labels.field(label, "localityLb"),
           "LOCALITY_WEIGHTED is not supported with WEIGHTED_ROUND_ROBIN, which weighs endpoints by their load reports");
     }
+    if (c.localityPerEndpoint()) {
+      if (locality == LocalityLb.ZONE_AWARE) {
+        // Envoy finds its own zone's locality by equality of (region, zone, sub-zone): with a
+        // sub-zone per endpoint none equals it, and zone-aware routing silently turns off.
+        f.error("lb-policy", src, Labels.field(label, "loadReportingPerEndpoint"),
+            "loadReportingPerEndpoint gives every endpoint a locality of its own, which turns Envoy's ZONE_AWARE "
+                + "routing off; Envoy reports per endpoint without it (report_endpoint_granularity)");
+      }
+      if (!c.reportsLoad()) {
+        f.warning("load-reporting", src, Labels.field(label, "loadReportingPerEndpoint"),
+            "has no effect on drains without loadReporting: true");
+      }
+    }
     ZoneAwareSpec zoneAware = c.locality().zoneAware();
     if (zoneAware != null) {
       if (locality != LocalityLb.ZONE_AWARE) {

@@ -85,6 +85,21 @@ class ClusterPolicyRulesTest {
         .containsExactly(CLUSTER + "zoneAware: zoneAware is only supported with localityLb ZONE_AWARE, localityLb is not set [lb-policy]");
   }
 
+  private static ClusterSpec perEndpoint(LocalityLb locality, Boolean loadReporting) {
+    return ClusterSpec.named("payments").with(ClusterSpec.Balancing.of(LbPolicy.ROUND_ROBIN))
+        .with(new ClusterSpec.Locality(locality, null, null)).with(new ClusterSpec.Telemetry(loadReporting, true));
+  }
+
+  @Test
+  void perEndpointLocalitiesRefuseZoneAwareRoutingAndWantLoadReporting() {
+    assertThat(check(perEndpoint(LocalityLb.LOCALITY_WEIGHTED, true))).isEmpty();
+    assertThat(check(perEndpoint(LocalityLb.ZONE_AWARE, true))).containsExactly(CLUSTER + "loadReportingPerEndpoint: "
+        + "loadReportingPerEndpoint gives every endpoint a locality of its own, which turns Envoy's ZONE_AWARE routing "
+        + "off; Envoy reports per endpoint without it (report_endpoint_granularity) [lb-policy]");
+    assertThat(check(perEndpoint(null, null))).containsExactly(CLUSTER + "loadReportingPerEndpoint: "
+        + "has no effect on drains without loadReporting: true [load-reporting] (warning)");
+  }
+
   @Test
   void rejectsLocalityWeightingWithWeightedRoundRobin() {
     assertThat(check(cluster(LbPolicy.WEIGHTED_ROUND_ROBIN, null, null, null, LocalityLb.LOCALITY_WEIGHTED, null,

@@ -24,20 +24,24 @@ import java.util.function.Supplier;
  * @param replica this process's part among replicas: role, leader, term, the replica list
  * @param pendingRestart the restart-only keys the config file changed since the start
  * @param load the clients' load reports, summed over the fleet ({@link FleetLoad#NONE} without)
+ * @param drainLoads what load reports say about draining endpoints ({@link DrainLoads#NONE} without)
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
-    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, FleetLoad load) {
+    Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, FleetLoad load,
+    DrainLoads drainLoads) {
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
-    this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, FleetLoad.NONE);
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, FleetLoad.NONE,
+        DrainLoads.NONE);
   }
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica) {
-    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of, FleetLoad.NONE);
+    this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of, FleetLoad.NONE,
+        DrainLoads.NONE);
   }
 }

@@ -12,7 +12,6 @@ import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
@@ -63,11 +62,6 @@ final class OperatorRoutes {
   /** One endpoint as operators see it. */
   record EndpointView(String address, int port, String endpoint, String zone, int weight, int priority,
       EndpointState state, String origin, String override) {}
-
-  /** A drain in progress: {@code safeToRemove} once every holder ACKed the draining epoch and the deadline passed. */
-  record DrainView(String cluster, String endpoint, String actor, String reason, Instant requestedAt,
-      Instant deadline, Long drainingEpoch, int clientsAcked, int clientsTotal, boolean deadlinePassed,
-      boolean safeToRemove) {}
 
   void register() {
     router.get("/api/v1/clusters", Access.READ, this::clusters);
@@ -222,24 +216,16 @@ final class OperatorRoutes {
     return "weight " + ((OperatorOverride.Weight) o).weight() + " by " + o.actor();
   }
 
-  private List<DrainView> drains() {
+  private List<DrainViews.DrainView> drains() {
     Instant now = backend.clock().instant();
     PublishedView view = backend.view().get();
-    List<DrainView> out = new ArrayList<>();
+    List<DrainViews.DrainView> out = new ArrayList<>();
     for (OperatorOverride o : view.intent().overrides()) {
-      if (!(o instanceof OperatorOverride.Drain d)) {
-        continue;
+      if (o instanceof OperatorOverride.Drain d) {
+        EndpointRef ref = d.endpoint();
+        out.add(DrainViews.of(d, view.drainingSince().get(ref), backend.xds().holders(XdsType.ENDPOINT, ref.cluster()),
+            backend.drainLoads(), now));
       }
-      EndpointRef ref = d.endpoint();
-      Long since = view.drainingSince().get(ref);
-      List<ClientStatus> holders = backend.xds().holders(XdsType.ENDPOINT, ref.cluster());
-      int acked = since == null ? 0 : (int) holders.stream().filter(c -> {
-        var t = c.types().get(XdsType.ENDPOINT.typeUrl());
-        return t != null && t.syncedEpoch() >= since;
-      }).count();
-      boolean deadlinePassed = !now.isBefore(d.deadlineAt());
-      out.add(new DrainView(ref.cluster(), ref.key(), d.actor(), d.reason(), d.createdAt(), d.deadlineAt(), since,
-          acked, holders.size(), deadlinePassed, since != null && acked == holders.size() && deadlinePassed));
     }
     return out;
   }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code signalbox drain CLUSTER ADDRESS:PORT}: no new work for the endpoint; with {@code --wait},
- * follows the drain until no client will send it new work ("safe to remove"), or exits 3.
+ * follows the drain until no client will send it new work and none has work on it ("safe to remove"),
+ * or exits 3.
  */
 @Command(name = "drain", mixinStandardHelpOptions = true,
     description = "Drain an endpoint: clients send it no new work. The drain is stored and survives restarts.")
@@ -52,8 +53,9 @@ public final class DrainCommand implements Callable<Integer> {
   String deadline;
 
   @Option(names = "--wait", description = "Wait until the endpoint is safe to remove: every client ACKed the "
-      + "draining epoch and the deadline passed (exit 3 when --timeout runs out first, or the deadline passes while "
-      + "the drain is held).")
+      + "draining epoch, and either every client reports (load reporting) that it was idle there for one interval "
+      + "or the deadline passed (exit 3 when --timeout runs out first, or the deadline passes while the drain is "
+      + "held).")
   boolean waitUntilSafe;
 
   @Option(names = "--timeout", paramLabel = "DURATION", converter = Arguments.DurationValue.class,
@@ -158,7 +160,7 @@ public final class DrainCommand implements Callable<Integer> {
         if (options.json()) {
           options.print(progress);
         } else {
-          options.println("safe to remove " + target);
+          options.println("safe to remove " + target + ": " + Json.text(progress, "verdict"));
         }
         return 0;
       }
@@ -167,7 +169,8 @@ public final class DrainCommand implements Callable<Integer> {
       String now = hold != null ? hold.describe() : progress(progress);
       String state = hold != null ? hold.toString() : Json.text(progress, "drainingEpoch") + "/"
           + Json.text(progress, "clientsAcked") + "/" + Json.text(progress, "clientsTotal") + "/"
-          + progress.path("deadlinePassed").asBoolean();
+          + progress.path("deadlinePassed").asBoolean() + "/" + Json.text(progress, "inFlight") + "/"
+          + progress.path("inFlightBy").size() + "/" + progress.path("idle").size();
       if (!options.json()) {
         line.show(state, "draining " + target + ": " + now);
         if (hold != null && (explained == null || !hold.rule().equals(explained.rule()))) {
@@ -193,7 +196,12 @@ public final class DrainCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code 2 of 3 clients acknowledged epoch 14, 12s until the deadline}. */
+  /**
+   * {@code 2 of 3 clients acknowledged epoch 14, 12s until the deadline}. Once every client ACKed a
+   * drain of a cluster with load reporting, the server's verdict follows ({@code 3 of 3 clients
+   * acknowledged epoch 14; in flight: 1 (node-a 1); deadline in 25s}): what it waits for then is the
+   * work in flight, not the clock.
+   */
   static String progress(JsonNode p) {
     String deadline;
     if (p.path("deadlinePassed").asBoolean()) {
@@ -205,8 +213,12 @@ public final class DrainCommand implements Callable<Integer> {
       return "waiting for the epoch that drains it, " + deadline;
     }
     int total = p.path("clientsTotal").asInt();
-    return p.path("clientsAcked").asInt() + " of " + total + " client" + (total == 1 ? "" : "s")
-        + " acknowledged epoch " + Json.text(p, "drainingEpoch") + ", " + deadline;
+    String acked = p.path("clientsAcked").asInt() + " of " + total + " client" + (total == 1 ? "" : "s")
+        + " acknowledged epoch " + Json.text(p, "drainingEpoch");
+    if (p.path("loadReporting").asBoolean() && p.path("clientsAcked").asInt() == total) {
+      return acked + "; " + Json.text(p, "verdict");
+    }
+    return acked + ", " + deadline;
   }
 
   private static String untilDeadline(String deadline) {

@@ -7,6 +7,7 @@ import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
+import io.signalbox.validation.DrainProgress;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,8 @@ final class DrainTracker {
     if (since == null) {
       return false;
     }
-    return xds.holders(XdsType.ENDPOINT, endpoint.cluster()).stream().allMatch(c -> syncedEndpoints(c) >= since);
+    return xds.holders(XdsType.ENDPOINT, endpoint.cluster()).stream()
+        .allMatch(c -> DrainProgress.holdsDrainingEpoch(syncedEndpoints(c), since));
   }
 
   private static long syncedEndpoints(ClientStatus c) {

@@ -35,15 +35,56 @@ final class AssignmentTranslator {
   private AssignmentTranslator() {}
 
   /**
-   * What one assignment is translated from: its cluster's endpoints and the one cluster setting
-   * that lives on the assignment. The translator reuses an assignment while this stays equal.
+   * What one assignment is translated from: its cluster's endpoints and the cluster settings that
+   * live on the assignment. The translator reuses an assignment while this stays equal.
    *
    * @param overprovisioningFactor null for the clients' default (140)
    */
-  record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor) {}
+  record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities) {
+    Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor) {
+      this(endpoints, overprovisioningFactor, Localities.PER_ZONE);
+    }
+  }
+
+  /**
+   * How endpoints are grouped into localities: one per zone and priority, or ({@code
+   * loadReportingPerEndpoint}) one per endpoint, weighted for the cluster's policy.
+   *
+   * <p>Why per endpoint: gRPC clients report load (LRS) per locality, never per endpoint, and a
+   * call's in-progress count is attributed to the locality of the endpoint it was picked for, at
+   * pick time. In a locality of its own, an endpoint's reported work is its own, so a drain can see
+   * it finish ("in flight: 1" until a stream ends). The endpoint must already be in its own
+   * locality when the drain starts: a call picked while it shared its zone's locality is counted
+   * there, so moving it at drain time would hide exactly the calls the drain waits for. That is why
+   * this is a standing cluster setting, not something a drain switches on.
+   *
+   * <p>The weights keep what every client does with them ({@code docs/traffic-policy.md}). The zone
+   * locality's weight is the sum of its endpoints' weights W, an endpoint's own weight w:
+   * <ul>
+   *   <li>{@link #PER_ENDPOINT}: locality weight w, endpoint weight w. gRPC's weighted-target picks a
+   *       locality by weight, so each zone keeps its share W (within the zone, round robin now
+   *       follows the endpoint weights, which it ignored before); Envoy without locality-weighted
+   *       balancing reads only endpoint weights (unchanged), and with it locality w of the total is
+   *       w/ΣW, what W/ΣW × w/W was.
+   *   <li>{@link #PER_ENDPOINT_HASHED} (RING_HASH, MAGLEV): locality weight W, endpoint weight w.
+   *       gRFC A42 gives an endpoint the product of its locality's and its own weight on the ring,
+   *       W × w before and after (w × w would square it); Envoy's ring and Maglev read endpoint
+   *       weights only.
+   * </ul>
+   */
+  enum Localities {
+    PER_ZONE, PER_ENDPOINT, PER_ENDPOINT_HASHED;
+
+    static Localities of(io.signalbox.model.ClusterSpec spec) {
+      if (!spec.localityPerEndpoint()) {
+        return PER_ZONE;
+      }
+      return spec.hashesRequests() ? PER_ENDPOINT_HASHED : PER_ENDPOINT;
+    }
+  }
 
   static ClusterLoadAssignment toAssignment(String clusterName, Input input) {
-    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints());
+    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints(), input.localities());
     if (input.overprovisioningFactor() == null) {
       return cla;
     }
@@ -54,6 +95,10 @@ final class AssignmentTranslator {
   }
 
   static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints) {
+    return toAssignment(clusterName, endpoints, Localities.PER_ZONE);
+  }
+
+  static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints, Localities mode) {
     List<EndpointSpec> offered = new ArrayList<>(endpoints.size());
     for (EndpointSpec e : endpoints) {
       if (healthStatus(e) != null) {
@@ -74,6 +119,23 @@ final class AssignmentTranslator {
       if (first.priority() != lastPriority) {
         lastPriority = first.priority();
         emittedPriority++;
+      }
+      if (mode != Localities.PER_ZONE) {
+        int end = i;
+        long zoneWeight = 0;
+        for (; end < offered.size() && sameLocality(first, offered.get(end)); end++) {
+          zoneWeight += lbWeight(offered.get(end));
+        }
+        for (; i < end; i++) {
+          EndpointSpec e = offered.get(i);
+          int weight = lbWeight(e);
+          long localityWeight = mode == Localities.PER_ENDPOINT_HASHED ? zoneWeight : weight;
+          cla.addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(emittedPriority)
+              .setLocality(endpointLocality(e))
+              .setLoadBalancingWeight(uint32((int) Math.min(localityWeight, UINT32_MAX)))
+              .addLbEndpoints(lbEndpoint(e, weight)));
+        }
+        continue;
       }
       LocalityLbEndpoints.Builder locality = LocalityLbEndpoints.newBuilder().setPriority(emittedPriority);
       Locality where = locality(first.zone(), emittedPriority);
@@ -121,6 +183,16 @@ final class AssignmentTranslator {
       return zone.isEmpty() ? null : Locality.newBuilder().setZone(zone).build();
     }
     return Locality.newBuilder().setZone(zone).setSubZone(PRIORITY_SUB_ZONE + priority).build();
+  }
+
+  /**
+   * An endpoint's own locality under {@code loadReportingPerEndpoint}: its zone, and a sub-zone
+   * naming it ({@code address:port}), the same at every priority (an endpoint is at one priority
+   * only, so the name alone keeps grpc-xds's localities apart). Load reports name it back, which is
+   * how a drain finds the endpoint's own work.
+   */
+  static Locality endpointLocality(EndpointSpec e) {
+    return Locality.newBuilder().setZone(e.zone()).setSubZone(e.key()).build();
   }
 
   /** The sub-zone that tells a priority's locality from the same zone's at other priorities. */

@@ -54,10 +54,17 @@ public final class DrainingVariant {
         emitted++;
       }
       if (as == DrainingAs.OMIT) {
-        kept.setLoadBalancingWeight(uint32((int) Math.min(weight, 0xFFFF_FFFFL)));
+        if (kept.getLbEndpointsCount() != locality.getLbEndpointsCount()) {
+          // Only a locality that lost endpoints changes weight: an endpoint's own locality (ring hash
+          // under loadReportingPerEndpoint) may carry its zone's weight, not its own.
+          kept.setLoadBalancingWeight(uint32((int) Math.min(weight, 0xFFFF_FFFFL)));
+        }
         if (emitted != locality.getPriority()) {
           kept.setPriority(emitted);
-          Locality moved = AssignmentTranslator.locality(locality.getLocality().getZone(), emitted);
+          String subZone = locality.getLocality().getSubZone();
+          // An endpoint's own locality keeps its name at any priority; a zone's is named by priority.
+          Locality moved = !subZone.isEmpty() && !subZone.startsWith(AssignmentTranslator.PRIORITY_SUB_ZONE)
+              ? locality.getLocality() : AssignmentTranslator.locality(locality.getLocality().getZone(), emitted);
           if (moved == null) {
             kept.clearLocality();
           } else {

@@ -130,7 +130,8 @@ public final class XdsTranslator {
       clusters[n] = sameSpecs && oldCluster != null ? oldCluster : reuseOrBuild(oldCluster, spec,
           s -> resource(XdsType.CLUSTER, name, ClusterTranslator.toCluster(s), Set.of(name)));
       assignments[n] = reuseOrBuild(oldAssignment,
-          new AssignmentTranslator.Input(clusterEndpoints, spec.locality().overprovisioningFactor()),
+          new AssignmentTranslator.Input(clusterEndpoints, spec.locality().overprovisioningFactor(),
+              AssignmentTranslator.Localities.of(spec)),
           e -> resource(XdsType.ENDPOINT, name, AssignmentTranslator.toAssignment(name, e), Set.of()));
       delta.cluster(name, clusters[n] != oldCluster ? clusters[n] : null,
           assignments[n] != oldAssignment ? assignments[n] : null, hadEndpoints, hasEndpoints[n]);

@@ -64,7 +64,7 @@ class ExplainCommandsTest {
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.outLines()).startsWith("draining greeter/127.0.0.1:50001: held by guard.min-eligible: " + HELD,
         RELEASES);
-    assertThat(run.outLines()).last().isEqualTo("safe to remove greeter/127.0.0.1:50001");
+    assertThat(run.outLines()).last().isEqualTo("safe to remove greeter/127.0.0.1:50001: deadline passed; no client holds the cluster");
     assertThat(run.outLines()).doesNotHaveDuplicates();
   }
 

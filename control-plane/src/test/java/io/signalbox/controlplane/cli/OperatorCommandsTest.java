@@ -62,9 +62,9 @@ class OperatorCommandsTest {
       Cli.Run run = Cli.against(sb, "drain", "greeter", "127.0.0.1:50003", "--deadline", "1s", "--wait");
 
       assertThat(run.exit()).as(run.err()).isZero();
-      assertThat(run.outLines()).last().isEqualTo("safe to remove greeter/127.0.0.1:50003");
+      assertThat(run.outLines()).last().isEqualTo("safe to remove greeter/127.0.0.1:50003: deadline passed; no load reporting");
       assertThat(run.outLines()).allMatch(line -> line.startsWith("draining greeter/127.0.0.1:50003: ")
-          || line.equals("safe to remove greeter/127.0.0.1:50003"));
+          || line.equals("safe to remove greeter/127.0.0.1:50003: deadline passed; no load reporting"));
       // Each progress line is printed once, when it changes.
       assertThat(run.outLines()).doesNotHaveDuplicates();
     }

@@ -155,7 +155,7 @@ class DrainEndToEndIT {
 
     assertThat(drain.exit()).as(drain.out() + drain.err()).isZero();
     assertThat(drain.err()).isEmpty();
-    assertThat(drain.outLines()).last().isEqualTo("safe to remove greeter/" + b3);
+    assertThat(drain.outLines()).last().isEqualTo("safe to remove greeter/" + b3 + ": deadline passed; no load reporting");
     assertThat(drain.outLines()).anyMatch(line -> line.matches(
         "draining greeter/" + b3.replace(".", "\\.") + ": 1 of 1 client acknowledged epoch \\d+, .*"));
     // Safe to remove: the client holds the draining epoch, so no new RPC goes to b3.

@@ -14,7 +14,7 @@ class LoadReportingTranslationTest {
   private final XdsTranslator translator = new XdsTranslator();
 
   private static ClusterSpec reporting(String name, Boolean loadReporting) {
-    return ClusterSpec.named(name).with(new ClusterSpec.Telemetry(loadReporting));
+    return ClusterSpec.named(name).with(new ClusterSpec.Telemetry(loadReporting, null));
   }
 
   private Cluster translateOne(ClusterSpec spec) {
