@@ -131,9 +131,15 @@ final class LoadAggregator implements AutoCloseable {
     });
   }
 
-  /** Hands a report over; returns at once. */
-  void report(String nodeId, LoadStatsRequest request) {
-    thread.execute(() -> apply(nodeId, request));
+  /** Hands a report over; returns at once, and runs {@code applied} once the report is summed. */
+  void report(String nodeId, LoadStatsRequest request, Runnable applied) {
+    thread.execute(() -> {
+      try {
+        apply(nodeId, request);
+      } finally {
+        applied.run();
+      }
+    });
   }
 
   private ClientState client(String nodeId, long now) {

@@ -7,6 +7,7 @@ import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code envoy.service.load_stats.v3.LoadReportingService} on the xDS port, behind the same edge
@@ -16,6 +17,14 @@ import java.time.Duration;
  * direct executor), one call at a time per stream, so the stream's fields need no lock.
  */
 final class LoadReportService extends LoadReportingServiceGrpc.LoadReportingServiceImplBase {
+
+  /**
+   * Reports of one stream handed over and not yet summed. A client sends one per interval; a stream
+   * with this many waiting sends far faster than that, and each would otherwise hold its memory in
+   * the aggregator's queue (ADS streams have {@code xds.limits.maxPendingRequests} for the same
+   * reason). Such a stream is ended with RESOURCE_EXHAUSTED.
+   */
+  static final int MAX_WAITING_REPORTS = 16;
 
   private final LoadAggregator aggregator;
   private final LoadStatsResponse answer;
@@ -36,6 +45,7 @@ final class LoadReportService extends LoadReportingServiceGrpc.LoadReportingServ
     return new StreamObserver<>() {
       private String nodeId;
       private boolean ended;
+      private final AtomicInteger waiting = new AtomicInteger();
 
       @Override
       public void onNext(LoadStatsRequest request) {
@@ -56,8 +66,16 @@ final class LoadReportService extends LoadReportingServiceGrpc.LoadReportingServ
             return; // the opening request, before the client knows the interval
           }
         }
+        if (waiting.get() >= MAX_WAITING_REPORTS) {
+          end();
+          responses.onError(Status.RESOURCE_EXHAUSTED.withDescription("load reports arrive faster than they are "
+              + "summed: " + MAX_WAITING_REPORTS + " are waiting; a client reports once per load_reporting_interval")
+              .asRuntimeException());
+          return;
+        }
         // Every later request is a report, an empty one too: it still says the client is there.
-        aggregator.report(nodeId, request);
+        waiting.incrementAndGet();
+        aggregator.report(nodeId, request, waiting::decrementAndGet);
       }
 
       @Override

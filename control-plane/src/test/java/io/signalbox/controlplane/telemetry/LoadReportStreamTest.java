@@ -13,6 +13,8 @@ import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.xds.AdsServer;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -48,12 +51,23 @@ class LoadReportStreamTest {
   private AdsServer server;
   private ManagedChannel channel;
   private final List<Client> clients = new ArrayList<>();
+  /** Set, the aggregation thread waits on it before summing a report: a server falling behind. */
+  private volatile CountDownLatch stall;
 
   @BeforeEach
   void start() {
     KnownClusters known = new KnownClusters(1, Map.of("greeter", Set.of(ZONE_A, ZONE_B), "other", Set.of(ZONE_A)));
-    reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", store, () -> known,
-        new SimpleMeterRegistry());
+    reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", store, () -> {
+      CountDownLatch gate = stall;
+      if (gate != null) {
+        try {
+          gate.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return known;
+    }, new SimpleMeterRegistry());
     server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(),
         EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));
     channel = Grpc.newChannelBuilder("127.0.0.1:" + server.port(), InsecureChannelCredentials.create()).build();
@@ -61,6 +75,9 @@ class LoadReportStreamTest {
 
   @AfterEach
   void stop() throws InterruptedException {
+    if (stall != null) {
+      stall.countDown();
+    }
     clients.forEach(Client::end);
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     server.close();
@@ -135,6 +152,25 @@ class LoadReportStreamTest {
       }
     }
     return t;
+  }
+
+  @Test
+  void aStreamReportingFasterThanItsReportsAreSummedIsEndedInsteadOfQueued() throws InterruptedException {
+    stall = new CountDownLatch(1);
+    Client flood = new Client("flood");
+    assertThat(flood.answer()).isInstanceOf(LoadStatsResponse.class);
+
+    for (int i = 0; i < LoadReportService.MAX_WAITING_REPORTS + 2; i++) {
+      flood.report(stats("greeter", locality("a", 1, 1, 0, 0)));
+    }
+    Object ended = flood.answer();
+    stall.countDown();
+
+    assertThat(ended).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+      assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(e.getStatus().getDescription()).isEqualTo("load reports arrive faster than they are summed: 16 are "
+          + "waiting; a client reports once per load_reporting_interval");
+    });
   }
 
   @Test
