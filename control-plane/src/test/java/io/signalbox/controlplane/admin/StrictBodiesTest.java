@@ -47,6 +47,7 @@ class StrictBodiesTest {
   static final String FREEZE = "/api/v1/freeze";
   static final String UNFREEZE = "/api/v1/unfreeze";
   static final String RELOAD = "/api/v1/reload";
+  static final String SHED = "/api/v1/clusters/greeter/shed";
   /** Not registered: a PUT that got through would create a lease (201). */
   static final String REGISTER = "/api/v1/registry/orders/endpoints/10.0.0.2:8080";
   /** Registered in setup: a DELETE that got through would remove it. */
@@ -329,7 +330,17 @@ class StrictBodiesTest {
         bad("PUT", REGISTER + "?ttl=60", "", "unknown_parameter",
             "PUT /api/v1/registry/{cluster}/endpoints/{endpoint} takes no query parameters, was given [ttl]"),
         bad("DELETE", REGISTERED + "?force=true", "", "unknown_parameter",
-            "DELETE /api/v1/registry/{cluster}/endpoints/{endpoint} takes no query parameters, was given [force]"));
+            "DELETE /api/v1/registry/{cluster}/endpoints/{endpoint} takes no query parameters, was given [force]"),
+        bad("POST", SHED, "{\"percnt\": 50}", "unknown_field",
+            "unknown field 'percnt' in the request body" + known("percent", "category", "force", "reason")),
+        bad("POST", "/api/v1/freeze-ejections", "{\"actor\": \"root\"}", "unknown_field",
+            "unknown field 'actor' in the request body" + known("reason")),
+        bad("POST", "/api/v1/unfreeze-ejections?all", "", "unknown_parameter",
+            "POST /api/v1/unfreeze-ejections takes no query parameters, was given [all]"),
+        bad("DELETE", SHED + "?category=x", "", "unknown_parameter",
+            "DELETE /api/v1/clusters/{cluster}/shed takes no query parameters, was given [category]"),
+        bad("DELETE", SHED + "/signalbox_operator?force", "", "unknown_parameter",
+            "DELETE /api/v1/clusters/{cluster}/shed/{category} takes no query parameters, was given [force]"));
   }
 
   /** What a refused request must leave exactly as it was. */

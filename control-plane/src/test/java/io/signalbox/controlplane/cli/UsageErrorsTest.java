@@ -9,11 +9,11 @@ class UsageErrorsTest {
 
   @Test
   void anUnknownCommandWithHelpIsAnUnknownCommandNotTheTopLevelHelp() {
-    Cli.Run run = Cli.run("shed", "--help");
+    Cli.Run run = Cli.run("reticulate", "--help");
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("signalbox: Unknown command 'shed'; 'signalbox --help' lists the commands\n");
+    assertThat(run.err()).isEqualTo("signalbox: Unknown command 'reticulate'; 'signalbox --help' lists the commands\n");
   }
 
   @Test

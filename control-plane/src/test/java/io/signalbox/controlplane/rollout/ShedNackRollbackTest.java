@@ -12,6 +12,7 @@ import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Outcome;
 import io.signalbox.controlplane.reconcile.Reconciler;
+import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.InProcessAds;
@@ -49,6 +50,7 @@ class ShedNackRollbackTest {
           Duration.ofMillis(5), new SimpleMeterRegistry());
       RolloutController rollout = null;
       try {
+        reconciler.role(Role.standalone(store));
         reconciler.start(null);
         SignalboxConfig config = new SignalboxConfig(null, null, null, null, null, null, null, null, List.of(),
             List.of(), List.of(ClusterSpec.named("web")));
