@@ -237,9 +237,12 @@ public final class SignalboxServer implements AutoCloseable {
       firstSync.offerConfig(DesiredStateTemplate.of(ok.value().desiredStates(), ok.value()::clusterFor), cause);
     } else {
       List<String> lines = parsed.violations().stream().map(Violation::toString).toList();
-      log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
-          reconciler.status().epoch(), String.join("\n  ", lines));
-      reconciler.rejectInput(new RejectedCandidate(clock.instant(), cause, lines));
+      if (reconciler.rejectInput(new RejectedCandidate(clock.instant(), cause, lines))) {
+        log.warn("config {} rejected ({}), still serving epoch {}:\n  {}", configFile, cause,
+            reconciler.status().epoch(), String.join("\n  ", lines));
+      } else {
+        log.debug("config {} still rejected ({}) for the same {} problem(s)", configFile, cause, lines.size());
+      }
     }
   }
 

@@ -398,9 +398,12 @@ public final class Reconciler implements AutoCloseable {
    * Records input refused before it reached the writer (a config file that does not parse): it
    * creates no epoch, and the status API shows it like any rejected candidate, about the config,
    * until a later config is built.
+   *
+   * @return false when the same problems are already the standing rejection (an editor saving the
+   *     same broken file again): nothing new to record or to tell
    */
-  public void rejectInput(RejectedCandidate rejected) {
-    rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, configOffers.get());
+  public boolean rejectInput(RejectedCandidate rejected) {
+    return rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, configOffers.get());
   }
 
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
