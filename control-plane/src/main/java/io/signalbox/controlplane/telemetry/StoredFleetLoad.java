@@ -4,6 +4,7 @@ import io.signalbox.store.LoadReportStore;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import io.signalbox.store.LoadReportStore.DropRow;
 import io.signalbox.store.LoadReportStore.LoadRow;
+import io.signalbox.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,11 @@ import java.util.TreeMap;
  * over replicas, so every replica answers with the same figures. A client with rows on two
  * replicas (it moved, or two processes share a node id) counts once, with the freshest row; its
  * work is that row's.
+ *
+ * <p>With the store unreachable every read answers "nothing reported", never an error: the status
+ * route and the dashboard read these figures and must keep answering through a database outage
+ * (StoreOutageDrillIT), and for a drain no reports means the deadline decides, never that a client
+ * is idle. Figures from before the outage are not served: they could say idle for work started since.
  */
 final class StoredFleetLoad implements FleetLoad {
 
@@ -50,6 +56,14 @@ final class StoredFleetLoad implements FleetLoad {
 
   @Override
   public List<String> clusters() {
+    try {
+      return readClusters();
+    } catch (StoreUnavailableException e) {
+      return List.of();
+    }
+  }
+
+  private List<String> readClusters() {
     java.util.TreeSet<String> out = new java.util.TreeSet<>(store.clusters(oldest()));
     for (ClientLoadRow row : store.clients(oldest())) {
       row.clusters().lines().forEach(out::add);
@@ -61,6 +75,14 @@ final class StoredFleetLoad implements FleetLoad {
 
   @Override
   public ClusterLoad load(String cluster, Instant since) {
+    try {
+      return read(cluster, since);
+    } catch (StoreUnavailableException e) {
+      return new ClusterLoad(cluster, interval, List.of(), List.of(), List.of());
+    }
+  }
+
+  private ClusterLoad read(String cluster, Instant since) {
     Instant from = since.isBefore(oldest()) ? oldest() : since;
     Map<LoadKey, long[]> sums = new TreeMap<>(Comparator.comparing(LoadKey::start)
         .thenComparing(LoadKey::locality).thenComparing(LoadKey::endpoint));
@@ -88,6 +110,14 @@ final class StoredFleetLoad implements FleetLoad {
 
   @Override
   public List<ClientWork> work(String cluster, Locality locality) {
+    try {
+      return readWork(cluster, locality);
+    } catch (StoreUnavailableException e) {
+      return List.of();
+    }
+  }
+
+  private List<ClientWork> readWork(String cluster, Locality locality) {
     List<ClientWork> out = new ArrayList<>();
     for (ClientLoadRow row : freshest(cluster).values()) {
       ReportingClient client = client(row);
