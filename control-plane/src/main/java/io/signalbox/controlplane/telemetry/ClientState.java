@@ -3,8 +3,8 @@ package io.signalbox.controlplane.telemetry;
 /**
  * One reporting client's latest work per cluster × locality (× endpoint) key, in flat arrays:
  * the aggregation keeps one of these per client for as long as it reports, so its size is the
- * server's heap per client (16 bytes per slot, open addressing at most three quarters full:
- * a client of 100 clusters × 3 localities holds 512 slots, 8 KB). Owned by the aggregation thread.
+ * server's heap per client (17 bytes per slot, open addressing at most three quarters full:
+ * a client of 100 clusters × 3 localities holds 512 slots, 8.5 KB). Owned by the aggregation thread.
  */
 final class ClientState {
 
@@ -24,6 +24,11 @@ final class ClientState {
   /** Seconds since {@link LoadAggregator}'s base when the key last went from busy to idle. */
   private int[] idleSince = new int[16];
   private int[] seen = new int[16];
+  /**
+   * Whether the slot's in-flight count is carried forward from an earlier report: the latest
+   * report named its cluster but left the locality out while the count before was above 0.
+   */
+  private boolean[] carried = new boolean[16];
   private int size;
 
   ClientState(String nodeId, long now) {
@@ -49,24 +54,69 @@ final class ClientState {
       idleSince[slot] = nowRelative;
     }
     inFlight[slot] = count;
+    carried[slot] = false;
     seen[slot] = generation;
   }
 
   /**
-   * After a report: a key of a cluster the report named whose locality it left out has nothing in
-   * flight (gRPC clients leave a locality out once it has no activity).
+   * After a report naming the clusters {@code named} (the first {@code namedCount}): settles every
+   * key the report left out, and sets {@link #clusters}. A key with nothing in flight before stays
+   * idle (gRPC clients leave a locality out once it has no activity). A key with calls in flight
+   * before keeps its count, carried forward, and keeps its cluster among the named ones:
+   * @grpc/grpc-js-xds leaves out a locality whose only activity is calls in progress, and a cluster
+   * with no other activity altogether, so leaving them out says nothing about those calls, and
+   * reading them as 0 would let a long stream look idle to a drain. grpc-java and Envoy report such
+   * a locality (calls in progress count as activity there), so for them this never happens. A
+   * carried count holds until the client names the locality again ({@link #work}), its stream ends
+   * or it comes back after a silence ({@link #forget}).
    */
-  void omitted(java.util.function.IntPredicate clusterNamed, java.util.function.IntUnaryOperator clusterOf,
-      int nowRelative) {
+  void omitted(int[] named, int namedCount, java.util.function.IntUnaryOperator clusterOf, int nowRelative) {
+    clusters = named;
+    int count = namedCount;
     for (int i = 0; i < keys.length; i++) {
-      if (keys[i] >= 0 && seen[i] != generation && clusterNamed.test(clusterOf.applyAsInt(keys[i]))) {
-        if (inFlight[i] != 0) {
-          inFlight[i] = 0;
-          idleSince[i] = nowRelative;
+      if (keys[i] < 0 || seen[i] == generation) {
+        continue;
+      }
+      int cluster = clusterOf.applyAsInt(keys[i]);
+      boolean wasNamed = names(cluster, count);
+      if (inFlight[i] != 0) {
+        carried[i] = true;
+        if (!wasNamed) {
+          if (count == clusters.length) {
+            clusters = java.util.Arrays.copyOf(clusters, Math.max(4, count * 2));
+          }
+          clusters[count++] = cluster;
         }
+        seen[i] = generation;
+      } else if (wasNamed) {
         seen[i] = generation;
       }
     }
+    if (count != clusters.length) {
+      clusters = java.util.Arrays.copyOf(clusters, count);
+    }
+  }
+
+  /**
+   * Drops every in-flight count, carried or reported: its stream ended, or it was silent long
+   * enough to start a new run of reports, so nothing vouches for those calls any more (a restarted
+   * client under the same node id has none of them, and would leave their locality out, which must
+   * not carry the old count forward). Idle from {@code nowRelative}, after its latest report: a
+   * drain reads that as not yet idle for an interval, and waits for a report or its deadline.
+   *
+   * @return whether any count was dropped
+   */
+  boolean forget(int nowRelative) {
+    boolean any = false;
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] >= 0 && inFlight[i] != 0) {
+        carried[i] = false;
+        inFlight[i] = 0;
+        idleSince[i] = nowRelative;
+        any = true;
+      }
+    }
+    return any;
   }
 
   /** Calls {@code visitor} for every key of a cluster the latest report named. */
@@ -85,8 +135,12 @@ final class ClientState {
   }
 
   boolean names(int cluster) {
-    for (int c : clusters) {
-      if (c == cluster) {
+    return names(cluster, clusters.length);
+  }
+
+  private boolean names(int cluster, int count) {
+    for (int i = 0; i < count; i++) {
+      if (clusters[i] == cluster) {
         return true;
       }
     }
@@ -107,11 +161,13 @@ final class ClientState {
     int[] oldInFlight = inFlight;
     int[] oldIdle = idleSince;
     int[] oldSeen = seen;
+    boolean[] oldCarried = carried;
     keys = new int[oldKeys.length * 2];
     java.util.Arrays.fill(keys, -1);
     inFlight = new int[keys.length];
     idleSince = new int[keys.length];
     seen = new int[keys.length];
+    carried = new boolean[keys.length];
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] >= 0) {
         int s = slot(oldKeys[i]);
@@ -119,6 +175,7 @@ final class ClientState {
         inFlight[s] = oldInFlight[i];
         idleSince[s] = oldIdle[i];
         seen[s] = oldSeen[i];
+        carried[s] = oldCarried[i];
       }
     }
   }

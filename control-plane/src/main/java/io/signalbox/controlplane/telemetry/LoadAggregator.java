@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Counts in a report are since that client's previous report, so nothing needs undoing when a
  * client restarts, its stream resets or its counters start again from zero, and a late report
- * simply counts in the interval it arrives in. In flight is a gauge: each client's latest value.
+ * simply counts in the interval it arrives in. In flight is a gauge: each client's latest value,
+ * carried forward where a client leaves a busy locality out (see {@link ClientState#omitted}).
  */
 final class LoadAggregator implements AutoCloseable {
 
@@ -125,8 +126,8 @@ final class LoadAggregator implements AutoCloseable {
   void closed(String nodeId) {
     thread.execute(() -> {
       ClientState c = clients.get(nodeId);
-      if (c != null) {
-        c.openStreams--;
+      if (c != null && --c.openStreams <= 0 && c.forget(secondsSinceBase(clock.millis()))) {
+        c.dirty = true;
       }
     });
   }
@@ -148,12 +149,12 @@ final class LoadAggregator implements AutoCloseable {
 
   private void apply(String nodeId, LoadStatsRequest request) {
     long now = clock.millis();
-    // Rounded up: an idle start may only be told later than it was, never earlier.
-    int nowSeconds = (int) ((now - base + 999) / 1000);
+    int nowSeconds = secondsSinceBase(now);
     KnownClusters served = known.get();
     ClientState client = client(nodeId, now);
     if (now - client.lastReport > SILENCE_INTERVALS * intervalMillis + intervalMillis) {
       client.reportingSince = now;
+      client.forget(nowSeconds);
     }
     client.lastReport = now;
     client.generation++;
@@ -201,8 +202,12 @@ final class LoadAggregator implements AutoCloseable {
         drop(cluster, DropLoad.UNCATEGORIZED, total - categorized);
       }
     }
-    client.clusters = namedCount == named.length ? named : Arrays.copyOf(named, namedCount);
-    client.omitted(client::names, this::clusterOfKey, nowSeconds);
+    client.omitted(named, namedCount, this::clusterOfKey, nowSeconds);
+  }
+
+  /** Rounded up: an idle start may only be told later than it was, never earlier. */
+  private int secondsSinceBase(long millis) {
+    return (int) ((millis - base + 999) / 1000);
   }
 
   private static String endpoint(UpstreamEndpointStats e) {

@@ -217,9 +217,9 @@ class LoadReportStreamTest {
             .containsExactly(org.assertj.core.groups.Tuple.tuple("busy", 1L, false),
                 org.assertj.core.groups.Tuple.tuple("idle", 0L, true)));
 
-    // The busy client's call ends; its next report leaves the locality out, as gRPC clients do.
+    // The busy client's call ends; its next report counts it as succeeded, with nothing in progress.
     Instant before = Instant.now();
-    busy.report(stats("greeter", locality("b", 1, 1, 0, 0)));
+    busy.report(stats("greeter", locality("a", 0, 1, 0, 0), locality("b", 1, 1, 0, 0)));
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
       ClientWork work = reporting.fleetLoad().work("greeter", ZONE_A).get(0);
       assertThat(work.idle()).isTrue();
