@@ -16,10 +16,11 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * A draining endpoint's work as the fleet's load reports give it: the reports of the locality the
- * published assignment puts the endpoint in. Under {@code loadReportingPerEndpoint} that locality is
- * the endpoint's own; otherwise it is its zone's, whose in-flight count bounds the endpoint's (an
- * idle zone is an idle endpoint; a busy one may be busy elsewhere, and holds the drain until the
+ * A draining endpoint's work as the fleet's load reports give it: per client, the endpoint's own
+ * figures where the client reports per endpoint (Envoy), else those of the locality the published
+ * assignment puts the endpoint in. Under {@code loadReportingPerEndpoint} that locality is the
+ * endpoint's own; otherwise it is its zone's, whose in-flight count bounds the endpoint's (an idle
+ * zone is an idle endpoint; a busy one may be busy elsewhere, and holds the drain until the
  * deadline).
  */
 final class FleetDrainLoads implements DrainLoads {
@@ -48,7 +49,7 @@ final class FleetDrainLoads implements DrainLoads {
     if (where == null) {
       return DrainProgress.SILENT;
     }
-    for (ClientWork w : fleet.work(endpoint.cluster(), where)) {
+    for (ClientWork w : fleet.work(endpoint.cluster(), where, endpoint.address() + ":" + endpoint.port())) {
       if (w.client().nodeId().equals(nodeId)) {
         return w.idle() ? new DrainProgress.Idle(w.idleSince(), w.client().lastReport())
             : new DrainProgress.InFlight(w.inFlight(), w.client().lastReport());

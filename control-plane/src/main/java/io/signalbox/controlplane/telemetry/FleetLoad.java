@@ -35,7 +35,17 @@ public interface FleetLoad {
    * ClientWork}), by node id. A client that reports nothing for the cluster is not listed: for a
    * drain, those are the clients where only the deadline can decide.
    */
-  List<ClientWork> work(String cluster, Locality locality);
+  default List<ClientWork> work(String cluster, Locality locality) {
+    return work(cluster, locality, "");
+  }
+
+  /**
+   * As {@link #work(String, Locality)}, for one endpoint ({@code address:port}) of {@code locality}:
+   * per client, the endpoint's own work where that client reports it (Envoy, answered with {@code
+   * report_endpoint_granularity}, once it has reported the endpoint in its current run), else its
+   * work in the whole locality, which bounds the endpoint's. {@code ""} is the locality.
+   */
+  List<ClientWork> work(String cluster, Locality locality, String endpoint);
 
   /** No reports at all: what a server without LRS (or a test) reads. */
   FleetLoad NONE = new FleetLoad() {
@@ -60,7 +70,7 @@ public interface FleetLoad {
     }
 
     @Override
-    public List<ClientWork> work(String cluster, Locality locality) {
+    public List<ClientWork> work(String cluster, Locality locality, String endpoint) {
       return List.of();
     }
   };

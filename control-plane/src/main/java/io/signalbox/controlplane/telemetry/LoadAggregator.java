@@ -181,8 +181,15 @@ final class LoadAggregator implements AutoCloseable {
             l.getTotalErrorRequests(), l.getTotalRequestsInProgress(), nowSeconds)) {
           continue;
         }
+        // Envoy's per-endpoint figures (report_endpoint_granularity), kept only for endpoints the
+        // assignment puts in this locality: their number is then bounded by what is served.
         for (UpstreamEndpointStats e : l.getUpstreamEndpointStatsList()) {
-          add(client, cluster, locality, endpoint(e), e.getTotalIssuedRequests(), e.getTotalSuccessfulRequests(),
+          String endpoint = endpoint(e);
+          if (!served.knows(clusterName, locality, endpoint)) {
+            metrics.refused(LoadMetrics.UNKNOWN_ENDPOINT);
+            continue;
+          }
+          add(client, cluster, locality, endpoint, e.getTotalIssuedRequests(), e.getTotalSuccessfulRequests(),
               e.getTotalErrorRequests(), e.getTotalRequestsInProgress(), nowSeconds);
         }
       }

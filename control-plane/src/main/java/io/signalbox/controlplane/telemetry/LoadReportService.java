@@ -34,8 +34,13 @@ final class LoadReportService extends LoadReportingServiceGrpc.LoadReportingServ
     // send_all_clusters: report every cluster the client has stats for. Naming clusters instead
     // would need the server to know each client's clusters, and @grpc/grpc-js-xds (1.14) never
     // reports the first cluster such a list names; Envoy and grpc-java accept either.
+    // report_endpoint_granularity: Envoy then adds upstream_endpoint_stats per locality, so a drain
+    // can read an endpoint's own in-flight count without a locality per endpoint (which would turn
+    // Envoy's zone-aware routing off). grpc-java (LoadReportClient) and grpc-js (xds-client) read
+    // only the interval and the cluster list from the answer, and keep reporting per locality.
     this.answer = LoadStatsResponse.newBuilder()
         .setSendAllClusters(true)
+        .setReportEndpointGranularity(true)
         .setLoadReportingInterval(Durations.fromMillis(interval.toMillis()))
         .build();
   }

@@ -109,25 +109,30 @@ final class StoredFleetLoad implements FleetLoad {
   }
 
   @Override
-  public List<ClientWork> work(String cluster, Locality locality) {
+  public List<ClientWork> work(String cluster, Locality locality, String endpoint) {
     try {
-      return readWork(cluster, locality);
+      return readWork(cluster, locality, endpoint);
     } catch (StoreUnavailableException e) {
       return List.of();
     }
   }
 
-  private List<ClientWork> readWork(String cluster, Locality locality) {
+  private List<ClientWork> readWork(String cluster, Locality locality, String endpoint) {
     List<ClientWork> out = new ArrayList<>();
     for (ClientLoadRow row : freshest(cluster).values()) {
       ReportingClient client = client(row);
-      ClientWork work = new ClientWork(client, 0, client.reportingSince());
+      ClientWork whole = new ClientWork(client, 0, client.reportingSince());
+      ClientWork own = null;
       for (ClientRows.Work w : ClientRows.work(row)) {
-        if (w.cluster().equals(cluster) && w.locality().equals(locality) && w.endpoint().isEmpty()) {
-          work = new ClientWork(client, w.inFlight(), w.idleSince());
+        if (w.cluster().equals(cluster) && w.locality().equals(locality)) {
+          if (w.endpoint().isEmpty()) {
+            whole = new ClientWork(client, w.inFlight(), w.idleSince());
+          } else if (!endpoint.isEmpty() && w.endpoint().equals(endpoint)) {
+            own = new ClientWork(client, w.inFlight(), w.idleSince());
+          }
         }
       }
-      out.add(work);
+      out.add(own != null ? own : whole);
     }
     return out;
   }

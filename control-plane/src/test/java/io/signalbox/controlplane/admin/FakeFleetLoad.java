@@ -75,7 +75,7 @@ final class FakeFleetLoad implements FleetLoad {
   }
 
   @Override
-  public List<ClientWork> work(String cluster, Locality locality) {
+  public List<ClientWork> work(String cluster, Locality locality, String endpoint) {
     return List.of();
   }
 }

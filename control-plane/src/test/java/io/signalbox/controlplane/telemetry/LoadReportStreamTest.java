@@ -178,7 +178,7 @@ class LoadReportStreamTest {
     Client c = new Client("n1");
 
     assertThat(c.answer()).isEqualTo(LoadStatsResponse.newBuilder().setSendAllClusters(true)
-        .setLoadReportingInterval(Durations.fromMillis(300)).build());
+        .setReportEndpointGranularity(true).setLoadReportingInterval(Durations.fromMillis(300)).build());
   }
 
   @Test
