@@ -63,9 +63,10 @@ public final class AdminServer implements AutoCloseable {
   private final List<Route> routes;
   private final AdminTls tls;
   private final FleetSampler sampler;
+  private final FirstTraffic firstTraffic;
 
   private AdminServer(Javalin app, ExecutorService executor, BodyReader bodies, JvmGcMetrics gcMetrics,
-      List<Route> routes, AdminTls tls, FleetSampler sampler) {
+      List<Route> routes, AdminTls tls, FleetSampler sampler, FirstTraffic firstTraffic) {
     this.app = app;
     this.executor = executor;
     this.bodies = bodies;
@@ -73,6 +74,7 @@ public final class AdminServer implements AutoCloseable {
     this.routes = routes;
     this.tls = tls;
     this.sampler = sampler;
+    this.firstTraffic = firstTraffic;
   }
 
   /** The API's JSON: ISO-8601 times, Optionals as values. */
@@ -142,6 +144,8 @@ public final class AdminServer implements AutoCloseable {
       return t;
     });
     FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
+    FirstTraffic firstTraffic = FirstTraffic.of(backend).start();
+    firstTraffic.bindTo(backend.meters());
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
     LoadSeries load = new LoadSeries(backend.load(), () -> java.util.Set.copyOf(LoadRoutes.reportingClusters(backend)), backend.clock());
@@ -161,7 +165,7 @@ public final class AdminServer implements AutoCloseable {
     new CoreRoutes(backend, fleet, router, load::refresh).register();
     new OperatorRoutes(backend, router).register();
     new AdmissionRoutes(backend, router).register();
-    new LoadRoutes(backend, router).register();
+    new LoadRoutes(backend, router, firstTraffic).register();
     new RegistryRoutes(backend.registry(), router).register();
     new HistoryRoutes(sampler, backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();
@@ -173,7 +177,7 @@ public final class AdminServer implements AutoCloseable {
       log.warn("admin tokens travel in cleartext to {}: set admin.tls to serve the admin API over HTTPS",
           settings.address());
     }
-    return new AdminServer(app, executor, bodies, gc, routes, tls, sampler);
+    return new AdminServer(app, executor, bodies, gc, routes, tls, sampler, firstTraffic);
   }
 
   private static void mapErrors(Javalin app) {
@@ -245,6 +249,7 @@ public final class AdminServer implements AutoCloseable {
   public void close() {
     app.stop();
     sampler.close();
+    firstTraffic.close();
     if (tls != null) {
       tls.close();
     }

@@ -19,15 +19,20 @@ final class LoadRoutes {
 
   private final AdminBackend backend;
   private final ApiRouter router;
+  private final FirstTraffic firstTraffic;
 
-  LoadRoutes(AdminBackend backend, ApiRouter router) {
+  LoadRoutes(AdminBackend backend, ApiRouter router, FirstTraffic firstTraffic) {
     this.backend = backend;
     this.router = router;
+    this.firstTraffic = firstTraffic;
   }
 
   void register() {
-    router.get("/api/v1/clusters/{cluster}/load", Access.READ,
-        ctx -> ctx.json(LoadView.of(backend.load(), served(ctx), backend.clock().instant())));
+    router.get("/api/v1/clusters/{cluster}/load", Access.READ, ctx -> {
+      String cluster = served(ctx);
+      ctx.json(LoadView.of(backend.load(), cluster, backend.clock().instant())
+          .withFirstTraffic(firstTraffic.of(cluster)));
+    });
   }
 
   /**

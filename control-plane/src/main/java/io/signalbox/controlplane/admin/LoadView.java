@@ -32,10 +32,34 @@ import java.util.TreeMap;
  *     reported, else of localities; null when nothing was issued
  * @param stopped node ids of {@code clients} that stopped reporting
  * @param history every interval of the window, oldest first: what the share plot draws
+ * @param firstTraffic per endpoint that became READY within the retention: how long until the load
+ *     reports showed requests issued to it ({@link FirstTraffic}), or that they have not yet
  */
 public record LoadView(String cluster, Instant at, long intervalSeconds, Instant from, Instant to,
     List<Place> localities, List<Place> endpoints, Map<String, Long> dropped, Double skew, String skewOf,
-    Correlation correlatedErrors, List<Reporter> clients, List<String> stopped, List<Point> history) {
+    Correlation correlatedErrors, List<Reporter> clients, List<String> stopped, List<Point> history,
+    List<Readiness> firstTraffic) {
+
+  /**
+   * An endpoint that became READY in epoch {@code epoch}, published at {@code readyAt}, and the first
+   * closed reporting interval (ending at {@code seenBy}) whose reports show requests issued to it.
+   *
+   * @param seenBy null while no report shows any
+   * @param delayMs {@code seenBy - readyAt}, an upper bound with the reporting interval as its
+   *     resolution; null while waiting
+   * @param seenIn {@value #ENDPOINT} (a client's per-endpoint figures) or {@value #LOCALITY} (a
+   *     locality holding only this endpoint); null while waiting
+   */
+  public record Readiness(String endpoint, long epoch, Instant readyAt, Instant seenBy, Long delayMs, String seenIn) {
+    public static final String ENDPOINT = "endpoint";
+    public static final String LOCALITY = "locality";
+  }
+
+  /** This view with {@code firstTraffic} as its readiness-to-first-traffic figures. */
+  public LoadView withFirstTraffic(List<Readiness> readiness) {
+    return new LoadView(cluster, at, intervalSeconds, from, to, localities, endpoints, dropped, skew, skewOf,
+        correlatedErrors, clients, stopped, history, List.copyOf(readiness));
+  }
 
   /** How long the history reaches back. */
   public static final Duration WINDOW = Duration.ofMinutes(15);
@@ -166,7 +190,7 @@ public record LoadView(String cluster, Instant at, long intervalSeconds, Instant
     return new LoadView(cluster, now, interval.toSeconds(), last == null ? null : last.start(),
         last == null ? null : last.end(), localities, endpoints,
         last == null ? Map.of() : new TreeMap<>(last.dropped()), skew(finest), kind, correlation, clients,
-        clients.stream().filter(Reporter::stopped).map(Reporter::nodeId).toList(), history);
+        clients.stream().filter(Reporter::stopped).map(Reporter::nodeId).toList(), history, List.of());
   }
 
   /** True when nothing came from the client for {@link #STOPPED_AFTER_INTERVALS} intervals. */
