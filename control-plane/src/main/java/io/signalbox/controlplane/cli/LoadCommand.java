@@ -53,6 +53,9 @@ public final class LoadCommand implements Callable<Integer> {
       }
       options.println("dropped: " + (drops.isEmpty() ? "none" : String.join(", ", drops)));
     }
+    if (!load.path("firstTraffic").isEmpty()) {
+      options.print(firstTraffic(load.path("firstTraffic")));
+    }
     JsonNode correlated = load.path("correlatedErrors");
     options.println("correlated errors: " + (correlated.path("raised").asBoolean() ? "RAISED: " : "no: ")
         + Json.text(correlated, "message"));
@@ -79,6 +82,21 @@ public final class LoadCommand implements Callable<Integer> {
           Json.text(p, "inFlight")));
     }
     return new Table(List.of(what, "ISSUED", "SHARE", "SUCCEEDED", "ERRORED", "ERROR RATE", "IN FLIGHT"), rows);
+  }
+
+  /**
+   * Readiness to first traffic per endpoint that became READY: the delay is at most what is shown,
+   * to within the reporting interval.
+   */
+  static Table firstTraffic(JsonNode readiness) {
+    List<List<String>> rows = new ArrayList<>();
+    for (JsonNode r : readiness) {
+      JsonNode delay = r.path("delayMs");
+      rows.add(Table.cells(Json.text(r, "endpoint"), Json.text(r, "epoch"), Json.text(r, "readyAt"),
+          delay.isNumber() ? String.format(Locale.ROOT, "<= %.1f s", delay.asLong() / 1000.0) : "not yet seen",
+          delay.isNumber() ? Json.text(r, "seenIn") : "-"));
+    }
+    return new Table(List.of("READY ENDPOINT", "EPOCH", "READY AT", "FIRST TRAFFIC", "SEEN IN"), rows);
   }
 
   static String percent(double fraction) {
