@@ -3,8 +3,8 @@ package io.signalbox.controlplane.telemetry;
 /**
  * One reporting client's latest work per cluster × locality (× endpoint) key, in flat arrays:
  * the aggregation keeps one of these per client for as long as it reports, so its size is the
- * server's heap per client (17 bytes per slot, open addressing at most three quarters full:
- * a client of 100 clusters × 3 localities holds 512 slots, 8.5 KB). Owned by the aggregation thread.
+ * server's heap per client (16 bytes per slot, open addressing at most three quarters full:
+ * a client of 100 clusters × 3 localities holds 512 slots, 8 KB). Owned by the aggregation thread.
  */
 final class ClientState {
 
@@ -24,11 +24,6 @@ final class ClientState {
   /** Seconds since {@link LoadAggregator}'s base when the key last went from busy to idle. */
   private int[] idleSince = new int[16];
   private int[] seen = new int[16];
-  /**
-   * Whether the slot's in-flight count is carried forward from an earlier report: the latest
-   * report named its cluster but left the locality out while the count before was above 0.
-   */
-  private boolean[] carried = new boolean[16];
   private int size;
 
   ClientState(String nodeId, long now) {
@@ -54,7 +49,6 @@ final class ClientState {
       idleSince[slot] = nowRelative;
     }
     inFlight[slot] = count;
-    carried[slot] = false;
     seen[slot] = generation;
   }
 
@@ -80,7 +74,6 @@ final class ClientState {
       int cluster = clusterOf.applyAsInt(keys[i]);
       boolean wasNamed = names(cluster, count);
       if (inFlight[i] != 0) {
-        carried[i] = true;
         if (!wasNamed) {
           if (count == clusters.length) {
             clusters = java.util.Arrays.copyOf(clusters, Math.max(4, count * 2));
@@ -110,7 +103,6 @@ final class ClientState {
     boolean any = false;
     for (int i = 0; i < keys.length; i++) {
       if (keys[i] >= 0 && inFlight[i] != 0) {
-        carried[i] = false;
         inFlight[i] = 0;
         idleSince[i] = nowRelative;
         any = true;
@@ -161,13 +153,11 @@ final class ClientState {
     int[] oldInFlight = inFlight;
     int[] oldIdle = idleSince;
     int[] oldSeen = seen;
-    boolean[] oldCarried = carried;
     keys = new int[oldKeys.length * 2];
     java.util.Arrays.fill(keys, -1);
     inFlight = new int[keys.length];
     idleSince = new int[keys.length];
     seen = new int[keys.length];
-    carried = new boolean[keys.length];
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] >= 0) {
         int s = slot(oldKeys[i]);
@@ -175,7 +165,6 @@ final class ClientState {
         inFlight[s] = oldInFlight[i];
         idleSince[s] = oldIdle[i];
         seen[s] = oldSeen[i];
-        carried[s] = oldCarried[i];
       }
     }
   }
