@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
-import io.signalbox.store.AuditEntry;
 import io.signalbox.store.EnvelopeSealer;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.EpochSealer;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.embedded.PostgresExtension;
-import io.signalbox.store.memory.InMemorySnapshotStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -100,51 +97,6 @@ class PostgresSnapshotStoreTest {
     assertThatThrownBy(() -> store.setStatus(42, EpochStatus.SAFE, ""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("no epoch 42");
-  }
-
-  @Test
-  void keepsRejectedCandidatesNewestFirstWithoutCreatingEpochs() {
-    RejectedCandidate older = new RejectedCandidate(NOW, "endpoint file",
-        List.of("cluster 'payments': weight: must be <= 10000, was 20000", "cluster 'payments': port: must be > 0"));
-    RejectedCandidate newer = new RejectedCandidate(NOW.plusSeconds(5), "config reload", List.of());
-
-    store.recordRejection(older);
-    store.recordRejection(newer);
-
-    assertThat(store.rejections(10)).containsExactly(newer, older);
-    assertThat(store.rejections(1)).containsExactly(newer);
-    assertThat(store.lastEpoch()).isZero();
-  }
-
-  @Test
-  void keepsTheAuditLogNewestFirst() {
-    AuditEntry drain = new AuditEntry(NOW, "alice", "drain", "greeter/10.0.0.1:8080", "kernel upgrade");
-    AuditEntry rollback = new AuditEntry(NOW.plusSeconds(60), "bob", "rollback", "epoch 7", "");
-
-    store.audit(drain);
-    store.audit(rollback);
-
-    assertThat(store.auditLog(10)).containsExactly(rollback, drain);
-  }
-
-  @Test
-  void ordersTheAuditLogByTimeEvenWhenACauseIsWrittenAfterItsEffect() {
-    // An operator's request is stamped when it arrives; the transition it causes can be written
-    // by the reconciler before the request's own entry.
-    AuditEntry transition = new AuditEntry(NOW.plusMillis(5), "signalbox", "transition", "orders/10.0.0.1:8080", "");
-    AuditEntry register = new AuditEntry(NOW, "alice", "register", "orders/10.0.0.1:8080", "");
-    AuditEntry sameInstant = new AuditEntry(NOW.plusMillis(5), "bob", "drain", "orders/10.0.0.2:8080", "");
-
-    store.audit(transition);
-    store.audit(register);
-    store.audit(sameInstant);
-
-    assertThat(store.auditLog(10)).containsExactly(sameInstant, transition, register);
-    InMemorySnapshotStore memory = new InMemorySnapshotStore(java.time.Clock.systemUTC());
-    memory.audit(transition);
-    memory.audit(register);
-    memory.audit(sameInstant);
-    assertThat(memory.auditLog(10)).containsExactly(sameInstant, transition, register);
   }
 
   @Test
