@@ -2,7 +2,7 @@ package io.signalbox.bench;
 
 import static io.signalbox.bench.RunResult.percentile;
 
-import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.store.embedded.EmbeddedDatabase;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -24,12 +24,12 @@ public record EpochRecord(
   }
 
   /** This record with another status and reason (null: none). */
-  EpochRecord withStatus(EpochStatus newStatus, String newReason) {
+  public EpochRecord withStatus(EpochStatus newStatus, String newReason) {
     return new EpochRecord(epoch, parentEpoch, createdAt, contentHash, newStatus, newReason == null ? "" : newReason,
         cause, term);
   }
 
-  EpochRecord withTerm(long newTerm) {
+  public EpochRecord withTerm(long newTerm) {
     return new EpochRecord(epoch, parentEpoch, createdAt, contentHash, status, reason, cause, newTerm);
   }
 }

@@ -2,6 +2,7 @@ package io.signalbox.store;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -18,6 +19,10 @@ import java.util.TreeMap;
 public record StoredLease(String cluster, String address, int port, String zone, int weight,
     Map<String, String> metadata, String registeredBy, Instant createdAt, Instant expiresAt) {
 
+  /** The order {@link LeaseStore#all()} lists leases in, whichever store holds them. */
+  public static final Comparator<StoredLease> ORDER = Comparator.comparing(StoredLease::cluster)
+      .thenComparing(StoredLease::address).thenComparingInt(StoredLease::port);
+
   public StoredLease {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(address, "address");
@@ -28,7 +33,7 @@ public record StoredLease(String cluster, String address, int port, String zone,
     Objects.requireNonNull(expiresAt, "expiresAt");
   }
 
-  boolean sameTarget(String c, String a, int p) {
+  public boolean sameTarget(String c, String a, int p) {
     return cluster.equals(c) && address.equals(a) && port == p;
   }
 }

@@ -22,7 +22,7 @@ public record StoredOverride(
     Objects.requireNonNull(createdAt, "createdAt");
   }
 
-  boolean sameTarget(String c, String a, int p, String k) {
+  public boolean sameTarget(String c, String a, int p, String k) {
     return cluster.equals(c) && address.equals(a) && port == p && kind.equals(k);
   }
 }

@@ -1,5 +1,8 @@
 package io.signalbox.store;
 
+import io.signalbox.store.embedded.EmbeddedDatabase;
+import io.signalbox.store.memory.InMemorySnapshotStore;
+import io.signalbox.store.postgres.PostgresSnapshotStore;
 import java.time.Clock;
 import java.util.Objects;
 

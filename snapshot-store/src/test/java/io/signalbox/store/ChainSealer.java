@@ -22,10 +22,10 @@ import java.util.TreeMap;
  * {@link #delta} the delta on the epoch sealed before, worked out by comparing the two full
  * envelopes. One append at a time.
  */
-final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
+public final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
 
-  static final String CLUSTERS = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
-  static final String ENDPOINTS = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+  public static final String CLUSTERS = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+  public static final String ENDPOINTS = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
 
   private final Map<String, TreeMap<String, String>> resources = new LinkedHashMap<>();
   private final Map<String, Long> typeVersions = new LinkedHashMap<>();
@@ -36,7 +36,7 @@ final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
   private SnapshotEnvelope previous;
   private String cause = "test";
 
-  ChainSealer() {
+  public ChainSealer() {
     resources.put(CLUSTERS, new TreeMap<>());
     resources.put(ENDPOINTS, new TreeMap<>());
     typeVersions.put(CLUSTERS, 0L);
@@ -44,18 +44,18 @@ final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
   }
 
   /** Adds or changes a resource for the next epoch. */
-  ChainSealer put(String typeUrl, String name, String content) {
+  public ChainSealer put(String typeUrl, String name, String content) {
     resources.get(typeUrl).put(name, content);
     return this;
   }
 
-  ChainSealer remove(String typeUrl, String name) {
+  public ChainSealer remove(String typeUrl, String name) {
     resources.get(typeUrl).remove(name);
     return this;
   }
 
   /** Sets a cluster's endpoint addresses; none removes its records. */
-  ChainSealer endpoints(String cluster, String... addresses) {
+  public ChainSealer endpoints(String cluster, String... addresses) {
     if (addresses.length == 0) {
       endpoints.remove(cluster);
     } else {
@@ -64,25 +64,25 @@ final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
     return this;
   }
 
-  ChainSealer because(String why) {
+  public ChainSealer because(String why) {
     cause = why;
     return this;
   }
 
   /** Whether {@link #delta} offers one (a sealer that cannot tell what changed does not). */
-  ChainSealer offeringDeltas(boolean offer) {
+  public ChainSealer offeringDeltas(boolean offer) {
     offerDeltas = offer;
     return this;
   }
 
   /** Seals the next epoch on {@code parent} rather than on the one sealed before. */
-  ChainSealer onParent(long parent) {
+  public ChainSealer onParent(long parent) {
     parentOverride = parent;
     return this;
   }
 
   /** Forgets the state sealed before, as a restarted control plane's sealer knows only what it restored. */
-  ChainSealer restoredFrom(SnapshotEnvelope full) {
+  public ChainSealer restoredFrom(SnapshotEnvelope full) {
     previous = full;
     return this;
   }
@@ -150,7 +150,7 @@ final class ChainSealer implements EpochSealer<SnapshotEnvelope> {
   }
 
   /** {@code full} as a delta on {@code parent}. */
-  static SnapshotEnvelope diff(SnapshotEnvelope parent, SnapshotEnvelope full) {
+  public static SnapshotEnvelope diff(SnapshotEnvelope parent, SnapshotEnvelope full) {
     SnapshotEnvelope.Builder b = full.toBuilder().clearTypes().clearEndpoints().setDelta(true);
     for (TypeResources t : full.getTypesList()) {
       Map<String, StoredResource> before = new TreeMap<>();

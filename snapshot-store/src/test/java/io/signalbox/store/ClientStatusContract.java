@@ -16,16 +16,16 @@ import org.junit.jupiter.api.Test;
  * What every {@link SnapshotStore} does with client status rows and NACK events; run against
  * PostgreSQL and the in-memory store by the subclasses.
  */
-abstract class ClientStatusContract {
+public abstract class ClientStatusContract {
 
-  static final Instant T0 = Instant.parse("2025-06-01T12:00:00Z");
-  static final String CDS = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
-  static final String EDS = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+  protected static final Instant T0 = Instant.parse("2025-06-01T12:00:00Z");
+  protected static final String CDS = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+  protected static final String EDS = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
 
-  final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
-  SnapshotStore store;
+  protected final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {
@@ -37,18 +37,18 @@ abstract class ClientStatusContract {
     store.close();
   }
 
-  static ClientRecord.Key key(String replica, String node, long stream, String typeUrl) {
+  protected static ClientRecord.Key key(String replica, String node, long stream, String typeUrl) {
     return new ClientRecord.Key(replica, node, stream, typeUrl);
   }
 
-  static ClientRecord acked(ClientRecord.Key key, long epoch, Instant seen) {
+  protected static ClientRecord acked(ClientRecord.Key key, long epoch, Instant seen) {
     return new ClientRecord(key, "fleet", "zone-a", "grpc-java 1.85.1",
         new ClientRecord.Position(String.valueOf(epoch), epoch, seen.minusSeconds(2), String.valueOf(epoch), epoch,
             seen.minusSeconds(1), epoch),
         null, 0, seen, true);
   }
 
-  static ClientRecord nacked(ClientRecord.Key key, Instant seen) {
+  protected static ClientRecord nacked(ClientRecord.Key key, Instant seen) {
     return new ClientRecord(key, "fleet", "zone-a", "envoy 1.31",
         new ClientRecord.Position("2", 2, seen.minusSeconds(3), "1", 1, seen.minusSeconds(10), 1),
         new ClientRecord.LastNack(2, "cluster 'a': bad lb policy", seen.minusSeconds(2)), 3, seen, true);
@@ -173,7 +173,7 @@ abstract class ClientStatusContract {
         .hasMessage("resource name contains a line break: 'a\nb'");
   }
 
-  static NackEvent nack(String node, long epoch, long snapshotEpoch, Instant at, List<String> resources) {
+  protected static NackEvent nack(String node, long epoch, long snapshotEpoch, Instant at, List<String> resources) {
     return new NackEvent(key("host-a/1", node, 1, CDS), "fleet", at, epoch, snapshotEpoch,
         "cluster 'a': outlier_detection.max_ejection_percent: must be <= 100, was 150", resources);
   }

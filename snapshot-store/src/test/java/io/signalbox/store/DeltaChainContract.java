@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
+import io.signalbox.store.chain.DeltaReplay;
+import io.signalbox.store.chain.EpochChain;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,16 +20,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Epochs stored as checkpoints and deltas load, survive retention and behave alike in every store. */
-abstract class DeltaChainContract {
+public abstract class DeltaChainContract {
 
-  static final Clock CLOCK = Clock.fixed(Instant.parse("2025-06-01T12:00:00Z"), ZoneOffset.UTC);
+  protected static final Clock CLOCK = Clock.fixed(Instant.parse("2025-06-01T12:00:00Z"), ZoneOffset.UTC);
 
-  SnapshotStore store;
-  final ChainSealer sealer = new ChainSealer();
+  protected SnapshotStore store;
+  protected final ChainSealer sealer = new ChainSealer();
   /** Every full envelope sealed, by epoch - 1. */
-  final List<SnapshotEnvelope> sealed = new ArrayList<>();
+  protected final List<SnapshotEnvelope> sealed = new ArrayList<>();
 
-  abstract SnapshotStore openStore();
+  protected abstract SnapshotStore openStore();
 
   @BeforeEach
   void open() {
@@ -39,7 +41,7 @@ abstract class DeltaChainContract {
     store.close();
   }
 
-  SnapshotEnvelope append() {
+  protected SnapshotEnvelope append() {
     SnapshotEnvelope full = store.append(sealer);
     sealed.add(full);
     return full;
@@ -49,7 +51,7 @@ abstract class DeltaChainContract {
    * Epoch 1, then {@code changes} more, each changing something different. Epoch 1 is large enough
    * (as a real state is, next to a one-resource change) that only the count bounds the chain.
    */
-  void appendChain(int changes) {
+  protected void appendChain(int changes) {
     for (int i = 0; i < 300; i++) {
       sealer.put(CLUSTERS, "filler-" + i, "x".repeat(200));
     }

@@ -4,7 +4,7 @@ import io.signalbox.proto.v1.Provenance;
 import io.signalbox.proto.v1.SnapshotEnvelope;
 
 /** Seals a small envelope whose content names its epoch, so tests can tell envelopes apart. */
-final class EnvelopeSealer implements EpochSealer<SnapshotEnvelope> {
+public final class EnvelopeSealer implements EpochSealer<SnapshotEnvelope> {
 
   private final String cause;
 
@@ -12,7 +12,7 @@ final class EnvelopeSealer implements EpochSealer<SnapshotEnvelope> {
     this.cause = cause;
   }
 
-  static EnvelopeSealer because(String cause) {
+  public static EnvelopeSealer because(String cause) {
     return new EnvelopeSealer(cause);
   }
 

@@ -11,13 +11,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link IntentStore} promises; run against each store by the subclasses. */
-abstract class IntentStoreContract {
+public abstract class IntentStoreContract {
 
-  static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
-  final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
-  SnapshotStore store;
+  protected static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+  protected final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {
@@ -29,7 +29,7 @@ abstract class IntentStoreContract {
     store.close();
   }
 
-  static StoredIntent.Quarantined quarantined(String name, String version, long restore) {
+  protected static StoredIntent.Quarantined quarantined(String name, String version, long restore) {
     return new StoredIntent.Quarantined("ENDPOINT", name, version, restore, "epoch 7 rejected", "signalbox", T0);
   }
 

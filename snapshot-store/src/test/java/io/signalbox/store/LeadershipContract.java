@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
  * each store by the subclasses. Lease times are the store's own (the database's clock for
  * PostgreSQL), so expiry is exercised with short leases and awaited, not with a fake clock.
  */
-abstract class LeadershipContract {
+public abstract class LeadershipContract {
 
-  static final Duration LONG = Duration.ofMinutes(5);
-  SnapshotStore store;
+  protected static final Duration LONG = Duration.ofMinutes(5);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {
@@ -32,7 +32,7 @@ abstract class LeadershipContract {
     store.close();
   }
 
-  Leadership leadership() {
+  protected Leadership leadership() {
     return store.leadership();
   }
 

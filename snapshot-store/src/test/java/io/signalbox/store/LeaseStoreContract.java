@@ -11,13 +11,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link LeaseStore} promises; run against each store by the subclasses. */
-abstract class LeaseStoreContract {
+public abstract class LeaseStoreContract {
 
-  static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-  final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
-  SnapshotStore store;
+  protected static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+  protected final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {
@@ -29,7 +29,7 @@ abstract class LeaseStoreContract {
     store.close();
   }
 
-  static StoredLease lease(String cluster, String address, int port, int ttlSeconds) {
+  protected static StoredLease lease(String cluster, String address, int port, int ttlSeconds) {
     return new StoredLease(cluster, address, port, "a", 1, Map.of(), "pods", T0, T0.plusSeconds(ttlSeconds));
   }
 

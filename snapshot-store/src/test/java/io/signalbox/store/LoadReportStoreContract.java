@@ -14,14 +14,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link LoadReportStore} promises; run against each store by the subclasses. */
-abstract class LoadReportStoreContract {
+public abstract class LoadReportStoreContract {
 
-  static final Instant T0 = Instant.parse("2026-12-04T05:00:00Z");
-  static final Instant T1 = T0.plusSeconds(10);
-  final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
-  SnapshotStore store;
+  protected static final Instant T0 = Instant.parse("2026-12-04T05:00:00Z");
+  protected static final Instant T1 = T0.plusSeconds(10);
+  protected final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link OverrideStore} promises; run against each store by the subclasses. */
-abstract class OverrideStoreContract {
+public abstract class OverrideStoreContract {
 
-  static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-  final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
-  SnapshotStore store;
+  protected static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+  protected final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
+  protected SnapshotStore store;
 
-  abstract SnapshotStore openStore(Clock clock);
+  protected abstract SnapshotStore openStore(Clock clock);
 
   @BeforeEach
   void open() {
@@ -28,7 +28,7 @@ abstract class OverrideStoreContract {
     store.close();
   }
 
-  static StoredOverride drain(String address, String reason) {
+  protected static StoredOverride drain(String address, String reason) {
     return new StoredOverride("web", address, 8080, "drain", null, "alice", reason, T0, T0.plusSeconds(30));
   }
 

@@ -3,6 +3,9 @@ package io.signalbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.signalbox.store.embedded.PostgresExtension;
+import io.signalbox.store.memory.InMemorySnapshotStore;
+import io.signalbox.store.postgres.PostgresSnapshotStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;

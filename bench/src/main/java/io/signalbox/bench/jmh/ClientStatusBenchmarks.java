@@ -1,8 +1,8 @@
 package io.signalbox.bench.jmh;
 
 import io.signalbox.store.ClientRecord;
-import io.signalbox.store.EmbeddedDatabase;
-import io.signalbox.store.PostgresSnapshotStore;
+import io.signalbox.store.embedded.EmbeddedDatabase;
+import io.signalbox.store.postgres.PostgresSnapshotStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -14,7 +14,7 @@ import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.yaml.Parsed;
 import io.signalbox.source.yaml.StrictYaml;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import java.io.IOException;

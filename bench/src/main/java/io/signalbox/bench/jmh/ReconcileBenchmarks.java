@@ -14,7 +14,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import java.nio.file.Path;
@@ -78,7 +78,7 @@ public class ReconcileBenchmarks {
   String store;
 
   private java.nio.file.Path dataDir;
-  private io.signalbox.store.EmbeddedDatabase database;
+  private io.signalbox.store.embedded.EmbeddedDatabase database;
   private io.signalbox.store.SnapshotStore snapshotStore;
 
   private RecordingXdsServer xds;
@@ -112,9 +112,9 @@ public class ReconcileBenchmarks {
     EnvoyResourceValidator envoyRules = new EnvoyResourceValidator();
     if (store.equals("postgres")) {
       dataDir = java.nio.file.Files.createTempDirectory("signalbox-bench-reconcile");
-      database = io.signalbox.store.EmbeddedDatabase.start(dataDir);
-      snapshotStore = io.signalbox.store.PostgresSnapshotStore.open(database.jdbcUrl(),
-          io.signalbox.store.EmbeddedDatabase.USER, "", clock);
+      database = io.signalbox.store.embedded.EmbeddedDatabase.start(dataDir);
+      snapshotStore = io.signalbox.store.postgres.PostgresSnapshotStore.open(database.jdbcUrl(),
+          io.signalbox.store.embedded.EmbeddedDatabase.USER, "", clock);
     } else if (store.equals("memory")) {
       snapshotStore = new InMemorySnapshotStore(clock);
     } else {

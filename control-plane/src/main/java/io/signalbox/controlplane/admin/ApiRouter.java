@@ -7,7 +7,7 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.Header;
 import io.javalin.http.HttpStatus;
 import io.signalbox.store.AuditEntry;
-import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.AuditTrail;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,13 +48,13 @@ public final class ApiRouter {
 
   private final Javalin app;
   private final RequestBodies bodies = new RequestBodies();
-  private final SnapshotStore store;
+  private final AuditTrail store;
   private final Clock clock;
   private final ExecutorService executor;
   private final Duration timeout;
   private final BodyReader reader;
 
-  ApiRouter(Javalin app, SnapshotStore store, Clock clock, ExecutorService executor, Duration timeout,
+  ApiRouter(Javalin app, AuditTrail store, Clock clock, ExecutorService executor, Duration timeout,
       BodyReader reader) {
     this.app = app;
     this.store = store;

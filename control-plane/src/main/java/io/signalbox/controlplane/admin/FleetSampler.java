@@ -3,8 +3,8 @@ package io.signalbox.controlplane.admin;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.EpochRecord;
-import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +37,7 @@ final class FleetSampler implements AutoCloseable {
   static final int EPOCH_TIMES = 1000;
 
   private final XdsServer xds;
-  private final SnapshotStore store;
+  private final EpochLog store;
   private final Clock clock;
   private final ConvergenceHistory convergence = new ConvergenceHistory();
   private final LagHistory lag = new LagHistory((int) (LAG_SPAN.toMillis() / LAG_EVERY.toMillis()));
@@ -51,7 +51,7 @@ final class FleetSampler implements AutoCloseable {
   private Instant lastLag; // sampler thread only
   private boolean failing; // sampler thread only
 
-  FleetSampler(XdsServer xds, SnapshotStore store, Clock clock) {
+  FleetSampler(XdsServer xds, EpochLog store, Clock clock) {
     this.xds = xds;
     this.store = store;
     this.clock = clock;

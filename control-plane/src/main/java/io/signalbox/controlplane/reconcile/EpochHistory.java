@@ -1,7 +1,7 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
-import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.StoreUnavailableException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +15,7 @@ final class EpochHistory {
 
   private static final int KEEP = 16;
 
-  private final SnapshotStore store;
+  private final EpochLog store;
   private final Map<Long, Snapshot> recent = new LinkedHashMap<>(KEEP, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Long, Snapshot> eldest) {
@@ -23,7 +23,7 @@ final class EpochHistory {
     }
   };
 
-  EpochHistory(SnapshotStore store) {
+  EpochHistory(EpochLog store) {
     this.store = store;
   }
 

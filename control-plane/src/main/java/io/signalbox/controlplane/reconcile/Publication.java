@@ -3,6 +3,7 @@ package io.signalbox.controlplane.reconcile;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Instant;
@@ -149,7 +150,7 @@ final class Publication implements AutoCloseable {
    * Stores that a canary wave serves {@code epoch}, for the followers: best effort, since the
    * wave is already served here and a later release carries the newer epoch.
    */
-  static void recordRelease(SnapshotStore store, int wave, long epoch) {
+  static void recordRelease(EpochLog store, int wave, long epoch) {
     try {
       store.release(wave, epoch);
     } catch (StoreUnavailableException e) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
@@ -143,7 +144,7 @@ public final class Reconciler implements AutoCloseable {
   }
 
   /** Stores that a canary wave serves {@code epoch}, for the followers (see {@link Publication}). */
-  public static void recordRelease(SnapshotStore store, int wave, long epoch) {
+  public static void recordRelease(EpochLog store, int wave, long epoch) {
     Publication.recordRelease(store, wave, epoch);
   }
 

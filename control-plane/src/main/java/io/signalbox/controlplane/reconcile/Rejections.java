@@ -2,8 +2,8 @@ package io.signalbox.controlplane.reconcile;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.signalbox.store.AuditTrail;
 import io.signalbox.store.RejectedCandidate;
-import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import io.signalbox.validation.Violation;
 import java.time.Instant;
@@ -28,7 +28,7 @@ final class Rejections {
   /** Which path refused: the writer's build, or the config file before it reached the writer. */
   enum Origin { BUILD, CONFIG }
 
-  private final SnapshotStore store;
+  private final AuditTrail store;
   private final Counter rejected;
   private final Counter violations;
   // Written by the writer and the config watcher; each write replaces the value whole.
@@ -38,7 +38,7 @@ final class Rejections {
   // config offered after it supersedes it (a build of the old config does not: the file is still bad).
   private volatile long configOffersAtRejection;
 
-  Rejections(SnapshotStore store, MeterRegistry meters) {
+  Rejections(AuditTrail store, MeterRegistry meters) {
     this.store = store;
     this.rejected = meters.counter("signalbox_epochs_rejected");
     this.violations = meters.counter("signalbox_validation_violations");

@@ -1,6 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
-import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.StoreSettings;
 import io.signalbox.store.StoreUnavailableException;
 import java.util.HashSet;
@@ -19,11 +19,11 @@ final class Retention {
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
   static final int PRUNE_EVERY = 10;
 
-  private final SnapshotStore store;
+  private final EpochLog store;
   private volatile int retainEpochs = StoreSettings.DEFAULT_RETAIN_EPOCHS;
   private int publishedSincePrune;
 
-  Retention(SnapshotStore store) {
+  Retention(EpochLog store) {
     this.store = store;
   }
 

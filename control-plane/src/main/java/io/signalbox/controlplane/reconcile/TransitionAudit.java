@@ -4,7 +4,7 @@ import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.store.AuditEntry;
-import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.AuditTrail;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ final class TransitionAudit {
     return out;
   }
 
-  static void record(SnapshotStore store, Snapshot parent, Snapshot published, Map<EndpointRef, String> causes,
+  static void record(AuditTrail store, Snapshot parent, Snapshot published, Map<EndpointRef, String> causes,
       Instant at) {
     if (parent == null) {
       return;

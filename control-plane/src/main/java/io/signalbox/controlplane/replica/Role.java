@@ -2,9 +2,9 @@ package io.signalbox.controlplane.replica;
 
 import io.signalbox.controlplane.reconcile.WriterRole;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.EpochSealer;
 import io.signalbox.store.Fence;
-import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -21,7 +21,7 @@ public final class Role implements WriterRole {
 
   private static final Logger log = LoggerFactory.getLogger(Role.class);
 
-  private final SnapshotStore store;
+  private final EpochLog store;
   // Among replicas every append is fenced: never decided by whether a lease happens to be held.
   private final boolean replicated;
   private final Runnable leaseLost;
@@ -32,7 +32,7 @@ public final class Role implements WriterRole {
   private volatile Committed committed;
   private volatile boolean storeAvailable = true;
 
-  private Role(SnapshotStore store, boolean replicated, Runnable leaseLost) {
+  private Role(EpochLog store, boolean replicated, Runnable leaseLost) {
     this.store = store;
     this.replicated = replicated;
     this.leaseLost = leaseLost;
@@ -40,7 +40,7 @@ public final class Role implements WriterRole {
   }
 
   /** The only writer: always leading, appends unfenced. */
-  public static Role standalone(SnapshotStore store) {
+  public static Role standalone(EpochLog store) {
     return new Role(store, false, () -> { });
   }
 
@@ -48,7 +48,7 @@ public final class Role implements WriterRole {
    * One of several replicas: builds nothing until {@link #lead}, and tells {@code onLeaseLost} when
    * an append finds its lease gone.
    */
-  static Role replicated(SnapshotStore store, Runnable onLeaseLost) {
+  static Role replicated(EpochLog store, Runnable onLeaseLost) {
     return new Role(store, true, onLeaseLost);
   }
 

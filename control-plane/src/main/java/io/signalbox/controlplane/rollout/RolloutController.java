@@ -8,8 +8,8 @@ import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.NackStatus;
 import io.signalbox.controlplane.xds.XdsServer;
+import io.signalbox.store.EpochLog;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public final class RolloutController implements AutoCloseable {
   private final RolloutPolicy policy;
   private final Reconciler reconciler;
   private final XdsServer xds;
-  private final SnapshotStore store;
+  private final EpochLog store;
   private final ScheduledExecutorService timer;
 
   // Confined to the timer thread.
@@ -62,7 +62,7 @@ public final class RolloutController implements AutoCloseable {
   private record Refusal(XdsType type, String name, String version) {}
 
   public RolloutController(Clock clock, RolloutPolicy policy, Reconciler reconciler, XdsServer xds,
-      SnapshotStore store) {
+      EpochLog store) {
     this.clock = clock;
     this.policy = policy;
     this.reconciler = reconciler;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalbox.controlplane.admin.AnsweringAdsClient;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.store.embedded.EmbeddedDatabase;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.signalbox.controlplane.e2e;
 
-import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.store.embedded.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.store.EmbeddedDatabase;
+import io.signalbox.store.embedded.EmbeddedDatabase;
 import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.store.ClientRecord;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.store.NackEvent;
 import java.time.Clock;
 import java.time.Duration;

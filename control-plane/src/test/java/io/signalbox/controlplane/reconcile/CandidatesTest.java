@@ -13,7 +13,7 @@ import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.replica.Role;
 import io.signalbox.controlplane.xds.AdsServer;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;

@@ -9,7 +9,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.store.AuditEntry;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

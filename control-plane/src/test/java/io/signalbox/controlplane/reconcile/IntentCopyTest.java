@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.lifecycle.EndpointRef;
-import io.signalbox.store.InMemorySnapshotStore;
-import io.signalbox.store.PostgresExtension;
+import io.signalbox.store.memory.InMemorySnapshotStore;
+import io.signalbox.store.embedded.PostgresExtension;
 import io.signalbox.store.SnapshotStore;
 import java.time.Clock;
 import java.time.Duration;

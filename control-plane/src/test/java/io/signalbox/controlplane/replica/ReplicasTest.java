@@ -13,7 +13,7 @@ import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.EndpointState;
 import io.signalbox.source.yaml.Parsed;
-import io.signalbox.store.PostgresExtension;
+import io.signalbox.store.embedded.PostgresExtension;
 import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;

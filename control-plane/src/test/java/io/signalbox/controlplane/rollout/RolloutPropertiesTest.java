@@ -24,7 +24,7 @@ import io.signalbox.model.EndpointState;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.InMemorySnapshotStore;
+import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;

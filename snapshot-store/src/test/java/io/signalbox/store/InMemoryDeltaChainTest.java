@@ -1,9 +1,0 @@
-package io.signalbox.store;
-
-class InMemoryDeltaChainTest extends DeltaChainContract {
-
-  @Override
-  SnapshotStore openStore() {
-    return new InMemorySnapshotStore(CLOCK);
-  }
-}
