@@ -37,7 +37,7 @@ import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.proto.v1.Provenance;
-import io.signalbox.store.InMemoryLoadReports;
+import io.signalbox.store.memory.InMemoryLoadReports;
 import io.signalbox.validation.DrainProgress;
 import java.time.Clock;
 import java.time.Duration;

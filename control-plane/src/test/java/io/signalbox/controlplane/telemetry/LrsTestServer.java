@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.controlplane.xds.EdgeSettings;
 import io.signalbox.controlplane.xds.Waves;
-import io.signalbox.store.InMemoryLoadReports;
+import io.signalbox.store.memory.InMemoryLoadReports;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
