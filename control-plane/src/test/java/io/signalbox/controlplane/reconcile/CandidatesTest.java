@@ -12,7 +12,7 @@ import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
