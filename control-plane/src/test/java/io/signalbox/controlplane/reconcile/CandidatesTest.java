@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.controlplane.fleet.FakeClock;
+import io.signalbox.source.FakeClock;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.model.EndpointSpec;
