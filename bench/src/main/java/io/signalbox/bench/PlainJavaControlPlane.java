@@ -20,7 +20,7 @@ import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.file.IncrementalEndpointFile;
 import io.signalbox.source.file.WatchedFile;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -8,7 +8,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.translate.Translation;
 import io.signalbox.controlplane.translate.XdsTranslator;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -29,7 +29,7 @@ import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.WatchedFile;
 import io.signalbox.source.kubernetes.KubernetesEndpointSource;
 import io.signalbox.source.registry.RegistrySource;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreSettings;

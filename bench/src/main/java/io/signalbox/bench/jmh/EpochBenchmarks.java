@@ -12,7 +12,7 @@ import io.signalbox.controlplane.translate.Translation;
 import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.model.DesiredState;
 import io.signalbox.proto.v1.Provenance;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import io.signalbox.validation.ValidationResult;

@@ -7,7 +7,7 @@ import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.file.FileEndpointSource;
 import io.signalbox.source.file.IncrementalEndpointFile;
 import io.signalbox.source.file.WatchedFile;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

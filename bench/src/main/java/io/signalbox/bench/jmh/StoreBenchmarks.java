@@ -13,7 +13,7 @@ import io.signalbox.controlplane.translate.XdsTranslator;
 import io.signalbox.model.DesiredState;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.proto.v1.SnapshotEnvelope;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.embedded.EmbeddedDatabase;
 import io.signalbox.store.EpochSealer;
 import io.signalbox.store.postgres.PostgresSnapshotStore;

@@ -16,7 +16,7 @@ import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.yaml.StrictYaml;
 import io.signalbox.validation.EndpointRules;
 import io.signalbox.validation.NameRules;
 import java.time.Duration;

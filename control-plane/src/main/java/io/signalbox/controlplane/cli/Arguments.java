@@ -1,7 +1,7 @@
 package io.signalbox.controlplane.cli;
 
 import io.signalbox.lifecycle.EndpointRef;
-import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.yaml.StrictYaml;
 import io.signalbox.validation.Addresses;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;

@@ -18,7 +18,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.file.WatchedFile;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
 import io.signalbox.validation.ValidationResult;

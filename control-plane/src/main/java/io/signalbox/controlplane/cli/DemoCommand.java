@@ -6,7 +6,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.demo.DemoBackends;
 import io.signalbox.controlplane.demo.DemoFiles;
 import io.signalbox.controlplane.demo.DemoFleet;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code signalbox drain CLUSTER ADDRESS:PORT}: no new work for the endpoint; with {@code --wait},
@@ -37,12 +36,7 @@ public final class DrainCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "CLUSTER", description = "The cluster.")
-  String cluster;
-
-  @Parameters(index = "1", paramLabel = "ADDRESS:PORT", converter = Arguments.Endpoint.class,
-      description = "The endpoint; IPv6 as [::1]:8080.")
-  String endpoint;
+  @Mixin EndpointTarget at;
 
   @Mixin Reason reason;
 
@@ -65,15 +59,14 @@ public final class DrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    String path = "/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/" + AdminClient.segment(endpoint)
-        + "/drain";
+    String path = at.path("drain");
     Map<String, Object> body = reason.body();
     if (deadline != null) {
       body.put("deadline", deadline);
     }
     long start = System.nanoTime();
     JsonNode accepted = options.client().post(path, body);
-    String target = cluster + "/" + endpoint;
+    String target = at.toString();
     Hold hold = settle(path);
     if (!waitUntilSafe) {
       if (hold != null) {
@@ -114,7 +107,7 @@ public final class DrainCommand implements Callable<Integer> {
   private Hold hold() {
     JsonNode status = options.client().get("/api/v1/status");
     for (JsonNode held : status.path("held")) {
-      if (Json.text(held, "cluster").equals(cluster)) {
+      if (Json.text(held, "cluster").equals(at.cluster)) {
         return new Hold(Json.text(held, "rule"), Json.text(held, "message"));
       }
     }
@@ -130,24 +123,24 @@ public final class DrainCommand implements Callable<Integer> {
    */
   String releases(Hold hold) {
     if (hold.rule().equals(FROZEN)) {
-      return "  released by 'signalbox unfreeze', or withdrawn by 'signalbox undrain " + cluster + " " + endpoint
+      return "  released by 'signalbox unfreeze', or withdrawn by 'signalbox undrain " + at.cluster + " " + at.endpoint
           + "'; waiting";
     }
     String state = switch (hold.rule()) {
-      case "guard.min-eligible" -> ", or by another endpoint of " + cluster + " becoming eligible";
+      case "guard.min-eligible" -> ", or by another endpoint of " + at.cluster + " becoming eligible";
       case "guard.mass-removal" -> ", or by the held update staying stable";
       default -> "";
     };
-    return "  released by 'signalbox confirm " + cluster + "' (lets the held update through)" + state
-        + ", or withdrawn by 'signalbox undrain " + cluster + " " + endpoint + "'; waiting";
+    return "  released by 'signalbox confirm " + at.cluster + "' (lets the held update through)" + state
+        + ", or withdrawn by 'signalbox undrain " + at.cluster + " " + at.endpoint + "'; waiting";
   }
 
   private String remedy(Hold hold) {
     if (hold.rule().equals(FROZEN)) {
       return "the drain is stored and takes effect at 'signalbox unfreeze'";
     }
-    return "the drain is stored; 'signalbox confirm " + cluster + "' lets the held update through, 'signalbox undrain "
-        + cluster + " " + endpoint + "' withdraws it";
+    return "the drain is stored; 'signalbox confirm " + at.cluster + "' lets the held update through, 'signalbox undrain "
+        + at.cluster + " " + at.endpoint + "' withdraws it";
   }
 
   private int follow(String path, String target, long start) throws InterruptedException {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /** {@code signalbox eject CLUSTER ADDRESS:PORT}: out for a while, within the cluster's ejection cap. */
 @Command(name = "eject", mixinStandardHelpOptions = true,
@@ -14,20 +13,14 @@ public final class EjectCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "CLUSTER", description = "The cluster.")
-  String cluster;
-
-  @Parameters(index = "1", paramLabel = "ADDRESS:PORT", converter = Arguments.Endpoint.class,
-      description = "The endpoint; IPv6 as [::1]:8080.")
-  String endpoint;
+  @Mixin EndpointTarget at;
 
   @Mixin Reason reason;
 
   @Override
   public Integer call() {
-    JsonNode answer = options.client().post("/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/"
-        + AdminClient.segment(endpoint) + "/eject", reason.body());
-    options.answered(answer, "ejected " + cluster + "/" + endpoint + " for " + DrainCommand.readable(Json.text(answer, "for"))
+    JsonNode answer = options.client().post(at.path("eject"), reason.body());
+    options.answered(answer, "ejected " + at + " for " + DrainCommand.readable(Json.text(answer, "for"))
         + (answer.path("note").isTextual() ? "\n" + answer.path("note").asText() : ""));
     return 0;
   }

@@ -6,7 +6,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SettingsChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.store.StoreSettings;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -6,11 +6,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -30,6 +28,9 @@ import java.util.function.UnaryOperator;
  * <p>Thread-safe: nodes are immutable apart from their cached hashes, which are idempotent and
  * published through volatile fields.
  *
+ * <p>The tree's shape and its copy-on-write operations are {@link TreapNode}'s; this class is the
+ * map over a root and the Merkle hashing.
+ *
  * @param <V> values; {@link ValueDigest} says which part of a value counts as content
  */
 final class MerkleTreap<V> extends AbstractMap<String, V> {
@@ -47,10 +48,10 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
   private static final byte[] EMPTY_HASH = new byte[HASH_BYTES];
   private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(MerkleTreap::newSha256);
 
-  private final Node<V> root;
+  private final TreapNode<V> root;
   private final ValueDigest<V> digest;
 
-  private MerkleTreap(Node<V> root, ValueDigest<V> digest) {
+  private MerkleTreap(TreapNode<V> root, ValueDigest<V> digest) {
     this.root = root;
     this.digest = digest;
   }
@@ -82,50 +83,20 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
    * Cartesian tree built with a stack).
    */
   static <V> MerkleTreap<V> ofSorted(String[] keys, V[] values, int n, ValueDigest<V> digest) {
-    long[] priorities = new long[n];
-    int[] left = new int[n];
-    int[] right = new int[n];
-    int[] stack = new int[n];
-    int top = -1;
-    for (int i = 0; i < n; i++) {
-      if (keys[i] == null || (i > 0 && keys[i - 1].compareTo(keys[i]) >= 0)) {
-        throw new IllegalArgumentException("keys must be non-null and strictly ascending, found '"
-            + (i > 0 ? keys[i - 1] : "") + "' then '" + keys[i] + "'");
-      }
-      priorities[i] = priority(keys[i]);
-      left[i] = -1;
-      right[i] = -1;
-      int last = -1;
-      while (top >= 0 && above(priorities[i], keys[i], priorities[stack[top]], keys[stack[top]])) {
-        last = stack[top--];
-      }
-      left[i] = last;
-      if (top >= 0) {
-        right[stack[top]] = i;
-      }
-      stack[++top] = i;
-    }
-    Node<V> root = top < 0 ? null : build(stack[0], keys, values, priorities, left, right);
-    return new MerkleTreap<>(root, digest);
-  }
-
-  private static <V> Node<V> build(int i, String[] keys, V[] values, long[] priorities, int[] left, int[] right) {
-    Node<V> l = left[i] < 0 ? null : build(left[i], keys, values, priorities, left, right);
-    Node<V> r = right[i] < 0 ? null : build(right[i], keys, values, priorities, left, right);
-    return new Node<>(keys[i], values[i], priorities[i], l, r, null, null);
+    return new MerkleTreap<>(TreapNode.ofSorted(keys, values, n), digest);
   }
 
   ValueDigest<V> digest() {
     return digest;
   }
 
-  Node<V> root() {
+  TreapNode<V> root() {
     return root;
   }
 
   @Override
   public V get(Object key) {
-    Node<V> n = find(key);
+    TreapNode<V> n = find(key);
     return n == null ? null : n.value;
   }
 
@@ -134,11 +105,11 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return find(key) != null;
   }
 
-  private Node<V> find(Object key) {
+  private TreapNode<V> find(Object key) {
     if (!(key instanceof String k)) {
       return null;
     }
-    Node<V> n = root;
+    TreapNode<V> n = root;
     while (n != null) {
       if (n.key == k) {
         return n;
@@ -154,7 +125,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
 
   @Override
   public int size() {
-    return size(root);
+    return TreapNode.size(root);
   }
 
   @Override
@@ -162,7 +133,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return new AbstractSet<>() {
       @Override
       public Iterator<Entry<String, V>> iterator() {
-        return new InOrder<>(root);
+        return TreapNode.inOrder(root);
       }
 
       @Override
@@ -174,13 +145,13 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
 
   /** This map with {@code key} mapped to {@code value}; only the path to it is copied. */
   MerkleTreap<V> with(String key, V value) {
-    Node<V> r = insert(root, key, value, priority(key));
+    TreapNode<V> r = TreapNode.insert(root, key, value);
     return r == root ? this : new MerkleTreap<>(r, digest);
   }
 
   /** This map without {@code key}; only the path to it is copied. */
   MerkleTreap<V> without(String key) {
-    Node<V> r = remove(root, key);
+    TreapNode<V> r = TreapNode.remove(root, key);
     return r == root ? this : new MerkleTreap<>(r, digest);
   }
 
@@ -190,7 +161,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
    * the copied nodes are kept. Shares every subtree that holds none of the keys.
    */
   MerkleTreap<V> withSameContent(String[] keys, UnaryOperator<V> sameContent) {
-    Node<V> r = replace(root, keys, 0, keys.length, sameContent);
+    TreapNode<V> r = TreapNode.replace(root, keys, 0, keys.length, sameContent);
     return r == root ? this : new MerkleTreap<>(r, digest);
   }
 
@@ -199,7 +170,7 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return hash(root, SHA256.get()).clone();
   }
 
-  private byte[] hash(Node<V> n, MessageDigest md) {
+  private byte[] hash(TreapNode<V> n, MessageDigest md) {
     if (n == null) {
       return EMPTY_HASH;
     }
@@ -224,107 +195,6 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
     return h;
   }
 
-  private static <V> Node<V> insert(Node<V> n, String key, V value, long priority) {
-    if (n == null) {
-      return new Node<>(key, value, priority, null, null, null, null);
-    }
-    int c = key.compareTo(n.key);
-    if (c == 0) {
-      return n.value == value ? n : new Node<>(n.key, value, n.priority, n.left, n.right, null, null);
-    }
-    // A priority is a function of the name, so a name already present is always below its
-    // ancestors and is reached by descending; only a new name can belong above n.
-    if (above(priority, key, n.priority, n.key)) {
-      Node<V>[] parts = split(n, key);
-      return new Node<>(key, value, priority, parts[0], parts[1], null, null);
-    }
-    if (c < 0) {
-      Node<V> l = insert(n.left, key, value, priority);
-      return l == n.left ? n : n.withChildren(l, n.right);
-    }
-    Node<V> r = insert(n.right, key, value, priority);
-    return r == n.right ? n : n.withChildren(n.left, r);
-  }
-
-  /** The nodes of {@code n} below and above {@code key}, which {@code n} does not hold. */
-  @SuppressWarnings("unchecked")
-  static <V> Node<V>[] split(Node<V> n, String key) {
-    if (n == null) {
-      return new Node[] {null, null};
-    }
-    if (key.compareTo(n.key) < 0) {
-      Node<V>[] parts = split(n.left, key);
-      parts[1] = n.withChildren(parts[1], n.right);
-      return parts;
-    }
-    Node<V>[] parts = split(n.right, key);
-    parts[0] = n.withChildren(n.left, parts[0]);
-    return parts;
-  }
-
-  private static <V> Node<V> remove(Node<V> n, String key) {
-    if (n == null) {
-      return null;
-    }
-    int c = key.compareTo(n.key);
-    if (c == 0) {
-      return join(n.left, n.right);
-    }
-    if (c < 0) {
-      Node<V> l = remove(n.left, key);
-      return l == n.left ? n : n.withChildren(l, n.right);
-    }
-    Node<V> r = remove(n.right, key);
-    return r == n.right ? n : n.withChildren(n.left, r);
-  }
-
-  /** Every key of {@code a} is below every key of {@code b}. */
-  private static <V> Node<V> join(Node<V> a, Node<V> b) {
-    if (a == null) {
-      return b;
-    }
-    if (b == null) {
-      return a;
-    }
-    if (above(a.priority, a.key, b.priority, b.key)) {
-      return a.withChildren(a.left, join(a.right, b));
-    }
-    return b.withChildren(join(a, b.left), b.right);
-  }
-
-  private static <V> Node<V> replace(Node<V> n, String[] keys, int from, int to, UnaryOperator<V> f) {
-    if (n == null || from >= to) {
-      return n;
-    }
-    int at = Arrays.binarySearch(keys, from, to, n.key);
-    int leftEnd = at >= 0 ? at : -at - 1;
-    int rightStart = at >= 0 ? at + 1 : leftEnd;
-    Node<V> l = replace(n.left, keys, from, leftEnd, f);
-    Node<V> r = replace(n.right, keys, rightStart, to, f);
-    V value = at >= 0 ? f.apply(n.value) : n.value;
-    if (l == n.left && r == n.right && value == n.value) {
-      return n;
-    }
-    return new Node<>(n.key, value, n.priority, l, r, n.valueDigest, n.hash);
-  }
-
-  static boolean above(long p1, String k1, long p2, String k2) {
-    return p1 > p2 || (p1 == p2 && k1.compareTo(k2) < 0);
-  }
-
-  private static long priority(String key) {
-    byte[] h = SHA256.get().digest(key.getBytes(StandardCharsets.UTF_8));
-    long p = 0;
-    for (int i = 0; i < 8; i++) {
-      p = (p << 8) | (h[i] & 0xff);
-    }
-    return p;
-  }
-
-  private static int size(Node<?> n) {
-    return n == null ? 0 : n.size;
-  }
-
   /** This thread's SHA-256 instance; whoever uses it must finish with {@code digest()} before another does. */
   static MessageDigest sha256() {
     return SHA256.get();
@@ -335,91 +205,6 @@ final class MerkleTreap<V> extends AbstractMap<String, V> {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
-  }
-
-  static final class Node<V> implements Entry<String, V> {
-    final String key;
-    final V value;
-    final long priority;
-    final Node<V> left;
-    final Node<V> right;
-    final int size;
-    volatile byte[] valueDigest;
-    volatile byte[] hash;
-
-    Node(String key, V value, long priority, Node<V> left, Node<V> right, byte[] valueDigest, byte[] hash) {
-      this.key = key;
-      this.value = value;
-      this.priority = priority;
-      this.left = left;
-      this.right = right;
-      this.size = 1 + size(left) + size(right);
-      this.valueDigest = valueDigest;
-      this.hash = hash;
-    }
-
-    Node<V> withChildren(Node<V> l, Node<V> r) {
-      return new Node<>(key, value, priority, l, r, valueDigest, null);
-    }
-
-    @Override
-    public String getKey() {
-      return key;
-    }
-
-    @Override
-    public V getValue() {
-      return value;
-    }
-
-    @Override
-    public V setValue(V v) {
-      throw new UnsupportedOperationException("immutable");
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Entry<?, ?> e && key.equals(e.getKey()) && java.util.Objects.equals(value, e.getValue());
-    }
-
-    @Override
-    public int hashCode() {
-      return key.hashCode() ^ java.util.Objects.hashCode(value);
-    }
-
-    @Override
-    public String toString() {
-      return key + "=" + value;
-    }
-  }
-
-  private static final class InOrder<V> implements Iterator<Entry<String, V>> {
-    private final ArrayDeque<Node<V>> stack = new ArrayDeque<>();
-
-    InOrder(Node<V> root) {
-      descend(root);
-    }
-
-    private void descend(Node<V> n) {
-      for (; n != null; n = n.left) {
-        stack.push(n);
-      }
-    }
-
-    @Override
-    public boolean hasNext() {
-      return !stack.isEmpty();
-    }
-
-    @Override
-    public Entry<String, V> next() {
-      if (stack.isEmpty()) {
-        throw new NoSuchElementException();
-      }
-      Node<V> n = stack.pop();
-      descend(n.right);
-      return n;
     }
   }
 }

@@ -34,7 +34,7 @@ final class TreapDiff {
     walk(before.root(), after.root(), visitor);
   }
 
-  private static <V> void walk(MerkleTreap.Node<V> a, MerkleTreap.Node<V> b, Visitor<V> visitor) {
+  private static <V> void walk(TreapNode<V> a, TreapNode<V> b, Visitor<V> visitor) {
     if (a == b) {
       return;
     }
@@ -52,21 +52,21 @@ final class TreapDiff {
         visitor.changed(a.key, a.value, b.value);
       }
       walk(a.right, b.right, visitor);
-    } else if (MerkleTreap.above(a.priority, a.key, b.priority, b.key)) {
+    } else if (TreapNode.above(a.priority, a.key, b.priority, b.key)) {
       // a's key ranks above b's root, so b does not hold it: compare what b has on either side.
-      MerkleTreap.Node<V>[] parts = MerkleTreap.split(b, a.key);
+      TreapNode<V>[] parts = TreapNode.split(b, a.key);
       walk(a.left, parts[0], visitor);
       visitor.changed(a.key, a.value, null);
       walk(a.right, parts[1], visitor);
     } else {
-      MerkleTreap.Node<V>[] parts = MerkleTreap.split(a, b.key);
+      TreapNode<V>[] parts = TreapNode.split(a, b.key);
       walk(parts[0], b.left, visitor);
       visitor.changed(b.key, null, b.value);
       walk(parts[1], b.right, visitor);
     }
   }
 
-  private static <V> void added(MerkleTreap.Node<V> n, Visitor<V> visitor) {
+  private static <V> void added(TreapNode<V> n, Visitor<V> visitor) {
     if (n != null) {
       added(n.left, visitor);
       visitor.changed(n.key, null, n.value);
@@ -74,7 +74,7 @@ final class TreapDiff {
     }
   }
 
-  private static <V> void removed(MerkleTreap.Node<V> n, Visitor<V> visitor) {
+  private static <V> void removed(TreapNode<V> n, Visitor<V> visitor) {
     if (n != null) {
       removed(n.left, visitor);
       visitor.changed(n.key, n.value, null);

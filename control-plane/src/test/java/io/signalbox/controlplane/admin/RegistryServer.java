@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.signalbox.controlplane.cli;
 
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.signalbox.controlplane.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.ClientKind;
 import io.signalbox.validation.DrainingAs;
 import java.nio.file.Path;

@@ -22,7 +22,7 @@ import io.signalbox.model.VirtualHostSpec;
 import io.signalbox.model.WeightedClusterSpec;
 import io.signalbox.model.WeightedRoundRobinSpec;
 import io.signalbox.model.ZoneAwareSpec;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
 import io.signalbox.validation.Violation;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.signalbox.source.kubernetes.ClusterNameTemplate;
 import io.signalbox.source.kubernetes.KubernetesSourceSettings;
 import io.signalbox.source.kubernetes.KubernetesSourceSettings.Connection;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.nio.file.Path;
 import java.util.List;

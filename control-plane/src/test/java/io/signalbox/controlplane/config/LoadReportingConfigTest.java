@@ -3,7 +3,7 @@ package io.signalbox.controlplane.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.model.ClusterSpec;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

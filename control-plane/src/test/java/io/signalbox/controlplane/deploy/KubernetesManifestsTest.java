@@ -26,7 +26,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.TokenSettings;
 import io.signalbox.controlplane.config.XdsTlsSettings;
 import io.signalbox.controlplane.tls.TestPki;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.nio.file.Files;

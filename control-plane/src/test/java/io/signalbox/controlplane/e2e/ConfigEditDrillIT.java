@@ -10,7 +10,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.StoreSettings;

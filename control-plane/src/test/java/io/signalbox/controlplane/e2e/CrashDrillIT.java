@@ -108,8 +108,12 @@ class CrashDrillIT {
     EpochLedger epochs = new EpochLedger();
     setIntent(intent);
     long frozenEpoch = admin.epoch();
-    await("nothing published once frozen").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
-        .until(() -> admin.epoch() == frozenEpoch);
+    // An edit once frozen is validated and held, which the status reports (pendingPublish): the
+    // event that shows a build saw it and published nothing.
+    editor.write();
+    await("the edit held by the freeze").atMost(Duration.ofSeconds(20))
+        .until(() -> admin.status().get("pendingPublish").asBoolean());
+    assertThat(admin.epoch()).as("nothing published once frozen").isEqualTo(frozenEpoch);
     Set<String> frozenBackends = Set.of("b1", "b2", "b3");
     Set<String> frozenChurn = churn(1);
 

@@ -15,7 +15,7 @@ import io.signalbox.controlplane.admin.AnsweringAdsClient;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.TokenSettings;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -16,7 +16,7 @@ import io.signalbox.controlplane.telemetry.ClusterLoad;
 import io.signalbox.controlplane.telemetry.LocalityLoad;
 import io.signalbox.controlplane.telemetry.Locality;
 import io.signalbox.controlplane.telemetry.ReportingClient;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -19,7 +19,7 @@ import io.signalbox.store.StoreSettings;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -10,7 +10,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.embedded.EmbeddedDatabase;
 import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.xds.AdsServer;
 import io.signalbox.controlplane.xds.ClientStatus;
+import io.signalbox.source.FakeClock;
 import io.signalbox.store.ClientRecord;
 import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.store.NackEvent;

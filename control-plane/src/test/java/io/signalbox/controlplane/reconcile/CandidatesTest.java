@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.controlplane.fleet.FakeClock;
+import io.signalbox.source.FakeClock;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.model.EndpointSpec;
@@ -12,7 +12,7 @@ import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;

@@ -8,7 +8,7 @@ import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Guards;
 import java.nio.file.Path;
 import java.util.List;

@@ -21,6 +21,7 @@ import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
+import io.signalbox.source.FakeClock;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.store.EpochStatus;
@@ -28,11 +29,8 @@ import io.signalbox.store.memory.InMemorySnapshotStore;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.validation.DesiredStateValidator;
 import io.signalbox.validation.EnvoyResourceValidator;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -120,7 +118,8 @@ class RolloutPropertiesTest {
 
   /** Everything one try runs against; survives its own restarts through the store. */
   static final class World implements AutoCloseable {
-    final MovableClock clock = new MovableClock();
+    // Time stands still unless the test moves it, so only TimePasses ends a drain.
+    final FakeClock clock = new FakeClock(Instant.parse("2026-12-01T00:00:00Z"));
     final SnapshotStore store = new InMemorySnapshotStore(clock);
     final Map<String, Map<Integer, Boolean>> source = new TreeMap<>();
     long generation;
@@ -335,30 +334,6 @@ class RolloutPropertiesTest {
     public void close() {
       rollout.close();
       reconciler.close();
-    }
-  }
-
-  /** A clock the test moves; time stands still otherwise, so only TimePasses ends a drain. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-12-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("tests use UTC");
     }
   }
 }

@@ -2,8 +2,8 @@ package io.signalbox.source.file;
 
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.source.yaml.Parsed;
-import io.signalbox.source.yaml.StrictYaml;
+import io.signalbox.yaml.Parsed;
+import io.signalbox.yaml.StrictYaml;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

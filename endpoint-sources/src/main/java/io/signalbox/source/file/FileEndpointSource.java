@@ -5,7 +5,7 @@ import io.signalbox.source.EndpointSource;
 import io.signalbox.source.Restarts;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.SourceEndpointRules;
 import io.signalbox.validation.Violation;
 import java.io.IOException;

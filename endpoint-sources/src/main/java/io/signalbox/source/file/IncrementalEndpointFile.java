@@ -1,7 +1,7 @@
 package io.signalbox.source.file;
 
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,21 +3,10 @@ package io.signalbox.source.file;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchEvent;
-import java.nio.file.WatchKey;
-import java.nio.file.WatchService;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -54,6 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>All watching happens on one daemon thread; the callback runs on it (and, for the initial read,
  * on the thread calling {@link #start}), never concurrently, and must not block for long.
+ *
+ * <p>This class decides when to read. {@link WatchedDirectories} is the inotify side,
+ * {@link Observation} what "held still" compares, {@link LastDelivered} whether a read is news.
  */
 public final class WatchedFile implements AutoCloseable {
 
@@ -130,33 +122,16 @@ public final class WatchedFile implements AutoCloseable {
     }
   }
 
-  /** What the file looked like at one moment; equal observations mean "nothing moved". */
-  private record Observation(Path target, Object fileKey, long size, long modifiedNanos) {
-    static final Observation MISSING = new Observation(null, null, -1, -1);
-
-    /**
-     * True when {@code next} is another file than this one, both present: what a rename over the
-     * name or a symlink swap leaves behind, never what a write into the same file does.
-     */
-    boolean replacedBy(Observation next) {
-      return this != MISSING && next != MISSING && fileKey != null
-          && (!fileKey.equals(next.fileKey) || !target.equals(next.target));
-    }
-  }
-
   private final Path path;
   private final Consumer<Event> callback;
   private final Timing timing;
   private final LongSupplier nanoTime;
   private final long maxBytes;
   private final io.signalbox.source.Restarts restarts;
-  private final WatchService watcher;
+  private final WatchedDirectories directories;
   private final Thread thread;
   // Only the watcher thread touches the fields below once start() has returned.
-  private final Map<WatchKey, Path> watchedDirs = new HashMap<>();
-  private byte[] deliveredHash;
-  private boolean deliveredMissing;
-  private String deliveredUnusable;
+  private final LastDelivered delivered = new LastDelivered();
   private Observation observed;
   // When content was last read (delivered or found unchanged); a replacement arriving a quiet period
   // after it is read at once.
@@ -178,7 +153,7 @@ public final class WatchedFile implements AutoCloseable {
     this.nanoTime = nanoTime;
     this.maxBytes = maxBytes;
     this.restarts = restarts;
-    this.watcher = FileSystems.getDefault().newWatchService();
+    this.directories = new WatchedDirectories(this.path);
     this.thread = new Thread(this::supervise, "watched-file:" + this.path.getFileName());
     this.thread.setDaemon(true);
   }
@@ -212,15 +187,15 @@ public final class WatchedFile implements AutoCloseable {
       io.signalbox.source.Restarts restarts, Consumer<Event> callback) throws IOException {
     WatchedFile file = new WatchedFile(path, callback, timing, nanoTime, maxBytes, restarts);
     // Register before the first read so a change between the read and the thread start is seen.
-    file.registerDirectories();
-    file.observed = file.observe();
+    file.directories.register();
+    file.observed = Observation.of(file.path);
     // A writer may be mid-write right now; retry briefly, then deliver what is there: the first
     // state must include this file, and the watcher delivers the finished content once it settles.
-    boolean delivered = false;
-    for (int attempt = 0; attempt < 3 && !delivered; attempt++) {
-      delivered = file.readAndDeliver(false);
+    boolean whole = false;
+    for (int attempt = 0; attempt < 3 && !whole; attempt++) {
+      whole = file.readAndDeliver(false);
     }
-    if (!delivered) {
+    if (!whole) {
       file.readAndDeliver(true);
     }
     file.lastReadNanos = nanoTime.getAsLong() - timing.quietPeriod().toNanos();
@@ -245,11 +220,7 @@ public final class WatchedFile implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    try {
-      watcher.close();
-    } catch (IOException e) {
-      log.debug("closing the watch service of {}", path, e);
-    }
+    directories.close();
     if (Thread.currentThread() != thread) {
       try {
         thread.join(TimeUnit.SECONDS.toMillis(2));
@@ -271,10 +242,8 @@ public final class WatchedFile implements AutoCloseable {
       long startedAt = nanoTime.getAsLong();
       try {
         if (failures > 0) {
-          deliveredHash = null;
-          deliveredMissing = false;
-          deliveredUnusable = null;
-          observed = observe();
+          delivered.forget();
+          observed = Observation.of(path);
           readAndDeliver(true);
         }
         run();
@@ -288,8 +257,9 @@ public final class WatchedFile implements AutoCloseable {
         Duration delay = restarts.after(failures);
         log.error("the watcher of {} failed; restarting in {} ms", path, delay.toMillis(), e);
         try {
-          deliveredUnusable = io.signalbox.source.Restarts.reason(e, delay);
-          deliver(new Event.Unusable(deliveredUnusable));
+          String reason = io.signalbox.source.Restarts.reason(e, delay);
+          delivered.failed(reason);
+          deliver(new Event.Unusable(reason));
         } catch (RuntimeException | Error again) {
           if (!io.signalbox.source.Restarts.restartable(again)) {
             throw again;
@@ -315,35 +285,27 @@ public final class WatchedFile implements AutoCloseable {
         readPending = settleAt != 0;
         long now = nanoTime.getAsLong();
         long wakeAt = settleAt != 0 ? Math.min(settleAt, nextPoll) : nextPoll;
-        WatchKey key = watcher.poll(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wakeAt - now)), TimeUnit.MILLISECONDS);
-        boolean events = false;
-        while (key != null) {
-          for (WatchEvent<?> event : key.pollEvents()) {
-            events = true;
-            recreated |= deletesThisName(key, event);
-          }
-          if (!key.reset()) {
-            watchedDirs.remove(key);
-          }
-          key = watcher.poll();
-        }
+        WatchedDirectories.Events happened =
+            directories.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wakeAt - now)));
+        recreated |= happened.nameDeleted();
+        boolean events = happened.any();
         if (closed) {
           return;
         }
         now = nanoTime.getAsLong();
         if (events || now - nextPoll >= 0) {
-          Observation current = observe();
+          Observation current = Observation.of(path);
           boolean moved = !current.equals(observed);
           if (now - nextPoll >= 0) {
             nextPoll = now + pollNanos;
-            registerDirectories(); // a directory may have been recreated, or a symlink retargeted
+            directories.register(); // a directory may have been recreated, or a symlink retargeted
             // Same size and mtime can still hide new content (coarse mtime, copied timestamps).
-            moved |= settleAt == 0 && contentDiffers();
+            moved |= settleAt == 0 && delivered.differs(read());
           }
           if (moved) {
             boolean atOnce = !recreated && observed.replacedBy(current) && now - lastReadNanos >= quietNanos;
             observed = current;
-            registerDirectories(); // a symlink may now point into another directory
+            directories.register(); // a symlink may now point into another directory
             if (atOnce && readAndDeliver(false)) {
               settleAt = 0;
               continue;
@@ -354,11 +316,11 @@ public final class WatchedFile implements AutoCloseable {
           }
         }
         if (settleAt != 0 && now - settleAt >= 0) {
-          Observation current = observe();
+          Observation current = Observation.of(path);
           if (current.equals(observed) && readAndDeliver(false)) {
             settleAt = 0;
           } else {
-            observed = observe();
+            observed = Observation.of(path);
             settleAt = nanoTime.getAsLong() + quietNanos;
           }
         }
@@ -368,16 +330,6 @@ public final class WatchedFile implements AutoCloseable {
     } finally {
       readPending = false;
     }
-  }
-
-  /** A deletion of the watched name itself, or lost events (which may have hidden one). */
-  private boolean deletesThisName(WatchKey key, WatchEvent<?> event) {
-    if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
-      return true;
-    }
-    Path dir = watchedDirs.get(key);
-    return event.kind() == StandardWatchEventKinds.ENTRY_DELETE && dir != null
-        && event.context() instanceof Path name && dir.resolve(name).equals(path);
   }
 
   private RegularFile.Read read() {
@@ -404,7 +356,7 @@ public final class WatchedFile implements AutoCloseable {
   private boolean readAndDeliver(boolean evenIfMoving) {
     Observation before = observed;
     RegularFile.Read read = read();
-    Observation after = observe();
+    Observation after = Observation.of(path);
     if (!after.equals(before)) {
       observed = after;
       if (!evenIfMoving) {
@@ -413,44 +365,13 @@ public final class WatchedFile implements AutoCloseable {
     }
     lastReadNanos = nanoTime.getAsLong();
     recreated = false;
-    if (read instanceof RegularFile.Read.Unusable unusable) {
-      if (!unusable.reason().equals(deliveredUnusable)) {
-        deliveredUnusable = unusable.reason();
-        deliveredMissing = false;
-        deliveredHash = null;
+    delivered.news(read, after == Observation.MISSING).ifPresent(news -> {
+      if (news instanceof Event.Unusable unusable) {
         log.warn("{} {}", path, unusable.reason());
-        deliver(new Event.Unusable(unusable.reason()));
       }
-      return true;
-    }
-    if (!(read instanceof RegularFile.Read.Bytes content) || after == Observation.MISSING) {
-      if (!deliveredMissing) {
-        deliveredMissing = true;
-        deliveredHash = null;
-        deliveredUnusable = null;
-        deliver(new Event.Missing());
-      }
-      return true;
-    }
-    byte[] hash = sha256(content.bytes());
-    if (deliveredMissing || deliveredUnusable != null || !Arrays.equals(hash, deliveredHash)) {
-      deliveredMissing = false;
-      deliveredUnusable = null;
-      deliveredHash = hash;
-      deliver(new Event.Content(content.bytes()));
-    }
+      deliver(news);
+    });
     return true;
-  }
-
-  private boolean contentDiffers() {
-    RegularFile.Read read = read();
-    if (read instanceof RegularFile.Read.Bytes content) {
-      return deliveredMissing || deliveredUnusable != null || !Arrays.equals(sha256(content.bytes()), deliveredHash);
-    }
-    if (read instanceof RegularFile.Read.Unusable unusable) {
-      return !unusable.reason().equals(deliveredUnusable);
-    }
-    return false; // missing shows up as a changed observation
   }
 
   private void deliver(Event event) {
@@ -462,50 +383,4 @@ public final class WatchedFile implements AutoCloseable {
     }
   }
 
-  private Observation observe() {
-    try {
-      Path target = path.toRealPath();
-      BasicFileAttributes attributes = Files.readAttributes(target, BasicFileAttributes.class);
-      return new Observation(
-          target, attributes.fileKey(), attributes.size(), attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS));
-    } catch (IOException e) {
-      return Observation.MISSING;
-    }
-  }
-
-  /** Watches the file's directory and, when it is a symlink, its current target's directory. */
-  private void registerDirectories() {
-    register(path.getParent());
-    try {
-      Path target = path.toRealPath();
-      register(target.getParent());
-    } catch (IOException e) {
-      // Missing or dangling: the parent directory's events will tell us when it is back.
-    }
-  }
-
-  private void register(Path dir) {
-    if (dir == null || closed || watchedDirs.containsValue(dir)) {
-      return;
-    }
-    try {
-      WatchKey key =
-          dir.register(
-              watcher,
-              StandardWatchEventKinds.ENTRY_CREATE,
-              StandardWatchEventKinds.ENTRY_MODIFY,
-              StandardWatchEventKinds.ENTRY_DELETE);
-      watchedDirs.put(key, dir);
-    } catch (IOException | ClosedWatchServiceException e) {
-      log.debug("cannot watch {} (polling covers it): {}", dir, e.toString());
-    }
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
-  }
 }

@@ -1,26 +1,14 @@
 package io.signalbox.source.kubernetes;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
-import io.signalbox.source.kubernetes.KubernetesSourceSettings.Connection;
 import io.signalbox.validation.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +56,9 @@ import org.slf4j.LoggerFactory;
  * endpoints stay, STALE with a {@value #RULE_EMPTY_LIST} violation, until a list or watch shows
  * any object again. An API server that lost its storage, or answers a bad list, does this; a
  * real teardown arrives as watch events (each object deleted, seen), which are applied as usual.
+ *
+ * <p>This class is the source's state machine (health, problems, what it publishes, on one worker
+ * thread); the client and the informers, and what their caches hold, are {@link Informers}.
  */
 public final class KubernetesEndpointSource implements EndpointSource {
 
@@ -89,13 +80,7 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean rebuildScheduled = new AtomicBoolean();
   private volatile boolean closed;
-  private volatile KubernetesClient client;
-  private final List<SharedIndexInformer<Service>> serviceInformers = new ArrayList<>();
-  private final List<SharedIndexInformer<EndpointSlice>> sliceInformers = new ArrayList<>();
-
-  /** Per kind: the informers' caches were last emptied by a list, not by watched deletions. */
-  private final AtomicBoolean servicesEmptiedByList = new AtomicBoolean();
-  private final AtomicBoolean slicesEmptiedByList = new AtomicBoolean();
+  private volatile Informers informers;
 
   // Confined to the worker thread.
   private Consumer<SourceState> publish;
@@ -134,103 +119,23 @@ public final class KubernetesEndpointSource implements EndpointSource {
       throw new IllegalStateException(ID + " already started");
     }
     worker.execute(() -> this.publish = publish);
-    client = new KubernetesClientBuilder().withConfig(config(settings)).build();
-    List<CompletableFuture<Void>> syncs = new ArrayList<>();
-    for (String namespace : settings.namespaces()) {
-      SharedIndexInformer<Service> services = informer(servicesIn(namespace), servicesEmptiedByList);
-      SharedIndexInformer<EndpointSlice> slices = informer(slicesIn(namespace), slicesEmptiedByList);
-      serviceInformers.add(services);
-      sliceInformers.add(slices);
-      syncs.add(services.start().toCompletableFuture());
-      syncs.add(slices.start().toCompletableFuture());
-    }
-    CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new))
+    informers = new Informers(settings);
+    informers.start(this::requestRebuild, () -> submit(this::probe))
         .whenComplete((ok, failed) -> submit(failed == null ? supervised(this::onSynced) : () -> {}));
     long probeMillis = settings.timing().probeInterval().toMillis();
     worker.scheduleWithFixedDelay(supervised(this::probe), probeMillis, probeMillis, TimeUnit.MILLISECONDS);
     log.info("{}: watching Services and EndpointSlices in {} at {}", ID, settings.namespaces(),
-        client.getMasterUrl());
+        informers.masterUrl());
   }
 
   @Override
   public void close() {
     closed = true;
     worker.shutdownNow();
-    serviceInformers.forEach(SharedIndexInformer::stop);
-    sliceInformers.forEach(SharedIndexInformer::stop);
-    KubernetesClient current = client;
+    Informers current = informers;
     if (current != null) {
       current.close();
     }
-  }
-
-  private static Config config(KubernetesSourceSettings settings) {
-    Config base;
-    Connection connection = settings.connection();
-    if (connection instanceof Connection.Kubeconfig kubeconfig) {
-      try {
-        base = Config.fromKubeconfig(kubeconfig.context(), kubeconfig.file().toFile());
-      } catch (KubernetesClientException e) {
-        throw new IllegalStateException("cannot use kubeconfig " + kubeconfig.file() + ": " + e.getMessage(), e);
-      }
-    } else if (connection instanceof Connection.MasterUrl master) {
-      base = new ConfigBuilder(Config.empty()).withMasterUrl(master.url()).build();
-    } else {
-      base = Config.autoConfigure(null);
-    }
-    return new ConfigBuilder(base)
-        // The informers retry lists and watches themselves, and the probe runs again on its next
-        // tick: the client's own request retries (up to ~100 s by default) would only hide an outage.
-        .withRequestRetryBackoffLimit(0)
-        .withWatchReconnectInterval((int) settings.timing().reconnectInterval().toMillis())
-        .build();
-  }
-
-  private io.fabric8.kubernetes.client.dsl.Informable<Service> servicesIn(String namespace) {
-    var all = ALL.equals(namespace) ? client.services().inAnyNamespace() : client.services().inNamespace(namespace);
-    return settings.labelSelector() == null ? all : all.withLabelSelector(settings.labelSelector());
-  }
-
-  private io.fabric8.kubernetes.client.dsl.Informable<EndpointSlice> slicesIn(String namespace) {
-    var slices = client.discovery().v1().endpointSlices();
-    var all = ALL.equals(namespace) ? slices.inAnyNamespace() : slices.inNamespace(namespace);
-    return all.withLabel(SliceMapping.SERVICE_NAME_LABEL);
-  }
-
-  private static final String ALL = KubernetesSourceSettings.ALL_NAMESPACES;
-
-  private <T extends HasMetadata> SharedIndexInformer<T> informer(
-      io.fabric8.kubernetes.client.dsl.Informable<T> what, AtomicBoolean emptiedByList) {
-    SharedIndexInformer<T> informer = what.runnableInformer(0);
-    informer.addEventHandler(new ResourceEventHandler<T>() {
-      @Override
-      public void onAdd(T obj) {
-        emptiedByList.set(false);
-        requestRebuild();
-      }
-
-      @Override
-      public void onUpdate(T oldObj, T newObj) {
-        requestRebuild();
-      }
-
-      /**
-       * {@code deletedFinalStateUnknown} is how fabric8 reports an object that a list no longer
-       * had (nobody saw it deleted); a watched deletion is reported without it.
-       */
-      @Override
-      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        emptiedByList.set(deletedFinalStateUnknown && informer.getStore().listKeys().isEmpty());
-        requestRebuild();
-      }
-    });
-    // Always retry: giving up would freeze the cache for good, while an outage usually ends. A
-    // failed list or watch is also a reason to look at reachability now rather than at the next tick.
-    informer.exceptionHandler((isStarted, t) -> {
-      submit(this::probe);
-      return true;
-    });
-    return informer;
   }
 
   /** Coalesces a burst of events into one rebuild, {@code debounce} after the first of them. */
@@ -310,14 +215,14 @@ public final class KubernetesEndpointSource implements EndpointSource {
     String problem = null;
     Exception cause = null;
     try {
-      listOneSlice();
+      informers.listOneSlice();
     } catch (KubernetesClientException e) {
-      problem = "cannot reach the Kubernetes API server at " + client.getMasterUrl()
+      problem = "cannot reach the Kubernetes API server at " + informers.masterUrl()
           + "; keeping the last known endpoints";
       cause = e;
     }
     if (problem == null && synced) {
-      problem = informerProblem();
+      problem = informers.watchProblem();
     }
     SourceHealth found = problem == null ? SourceHealth.FRESH : synced ? SourceHealth.STALE : SourceHealth.FAILED;
     if (problem != null && found != reachability) {
@@ -330,28 +235,9 @@ public final class KubernetesEndpointSource implements EndpointSource {
     }
   }
 
-  private void listOneSlice() {
-    var slices = client.discovery().v1().endpointSlices();
-    String first = settings.namespaces().get(0);
-    var scoped = ALL.equals(first) ? slices.inAnyNamespace() : slices.inNamespace(first);
-    scoped.list(new ListOptionsBuilder().withLimit(1L).build());
-  }
-
-  private String informerProblem() {
-    List<SharedIndexInformer<?>> all = new ArrayList<>(serviceInformers);
-    all.addAll(sliceInformers);
-    for (SharedIndexInformer<?> informer : all) {
-      if (!informer.isRunning() || !informer.isWatching()) {
-        return "the watch on " + informer.getApiTypeClass().getSimpleName()
-            + "s is down; keeping the last known endpoints";
-      }
-    }
-    return null;
-  }
-
   /** Rebuilds the full state from the caches and publishes it if health or content changed. */
   private void update() {
-    Map<String, List<EndpointSpec>> next = synced ? current() : endpoints;
+    Map<String, List<EndpointSpec>> next = synced ? informers.endpoints() : endpoints;
     SourceHealth nextHealth = reachability == null ? SourceHealth.FRESH : reachability;
     List<Violation> nextProblems = reachabilityProblems;
     String emptied = synced && next.isEmpty() && !endpoints.isEmpty() ? emptiedByList() : null;
@@ -383,29 +269,13 @@ public final class KubernetesEndpointSource implements EndpointSource {
    * watched deletions); null if not.
    */
   private String emptiedByList() {
-    boolean noServices =
-        servicesEmptiedByList.get() && serviceInformers.stream().allMatch(KubernetesEndpointSource::empty);
-    boolean noSlices = slicesEmptiedByList.get() && sliceInformers.stream().allMatch(KubernetesEndpointSource::empty);
-    if (!noServices && !noSlices) {
+    String what = informers.emptiedByList();
+    if (what == null) {
       return null;
     }
-    String what = noServices && noSlices ? "no Services and no EndpointSlices"
-        : noServices ? "no Services" : "no EndpointSlices";
-    return "the API server at " + client.getMasterUrl() + " listed " + what + " where there were " + count(endpoints)
+    return "the API server at " + informers.masterUrl() + " listed " + what + " where there were " + count(endpoints)
         + " endpoints in " + endpoints.size() + (endpoints.size() == 1 ? " cluster" : " clusters")
         + "; keeping the last known endpoints until it lists some again";
-  }
-
-  private static boolean empty(SharedIndexInformer<?> informer) {
-    return informer.getStore().listKeys().isEmpty();
-  }
-
-  private Map<String, List<EndpointSpec>> current() {
-    List<Service> services = new ArrayList<>();
-    serviceInformers.forEach(i -> services.addAll(i.getStore().list()));
-    List<EndpointSlice> slices = new ArrayList<>();
-    sliceInformers.forEach(i -> slices.addAll(i.getStore().list()));
-    return SliceMapping.clusters(services, slices, settings.clusterNames());
   }
 
   private static String rootMessage(Throwable t) {

@@ -3,7 +3,7 @@ package io.signalbox.source.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.validation.Violation;
 import java.util.ArrayList;
 import java.util.List;

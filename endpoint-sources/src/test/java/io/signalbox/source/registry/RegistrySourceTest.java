@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
+import io.signalbox.source.FakeClock;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import io.signalbox.model.Inline;
 import io.signalbox.validation.EditDistance;
@@ -7,11 +7,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Reads YAML into Java records strictly: unknown keys, wrong types, bad enum values and bad
@@ -34,6 +31,9 @@ import java.util.stream.Collectors;
  * {@code port: "8080"} (a string) and {@code state: ready} (case) are errors that say so; a string
  * target takes any scalar's text. A record component marked {@link Inline} is a group of settings
  * written at its parent's level: its keys are read from the parent's mapping.
+ *
+ * <p>This class walks the tree and reports; what one scalar may be is {@link Scalars}, reading
+ * YAML into a located tree is {@link YamlReader}, and each record's shape is {@link RecordShape}.
  */
 public final class StrictYaml {
 
@@ -41,25 +41,6 @@ public final class StrictYaml {
   public static final String RULE = "parse";
 
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
-  private static final String DURATION_HINT = "expected a duration like 250ms, 1s, 2m, 1h, was ";
-
-  /**
-   * Each enum's constants by name and by {@code toString}, exactly as written (a case-folded
-   * {@code state: ready} is an error, not READY: issue 29), the first declared winning:
-   * a state in an endpoint file is one lookup, not a reflective copy of the constants and a
-   * case-insensitive walk (which also made this class's hottest method costly to compile).
-   */
-  private static final ClassValue<Map<String, Object>> ENUM_CONSTANTS = new ClassValue<>() {
-    @Override
-    protected Map<String, Object> computeValue(Class<?> type) {
-      Map<String, Object> byName = new LinkedHashMap<>();
-      for (Object constant : type.getEnumConstants()) {
-        byName.putIfAbsent(((Enum<?>) constant).name(), constant);
-        byName.putIfAbsent(constant.toString(), constant);
-      }
-      return Map.copyOf(byName);
-    }
-  };
 
   private final String source;
   private final List<Violation> violations = new ArrayList<>();
@@ -117,7 +98,7 @@ public final class StrictYaml {
   private Object bind(YamlNode node, Type type, String path) {
     Class<?> raw = rawClass(type);
     if (node instanceof YamlNode.Null) {
-      return primitiveDefault(raw);
+      return Scalars.primitiveDefault(raw);
     }
     if (raw.isRecord()) {
       return bindRecord(node, raw, path);
@@ -129,10 +110,15 @@ public final class StrictYaml {
       return bindMap(node, typeArgument(type, 1), path);
     }
     if (!(node instanceof YamlNode.Scalar scalar)) {
-      report(node, path, "expected " + scalarName(raw) + ", was " + node.describe());
-      return primitiveDefault(raw);
+      report(node, path, "expected " + Scalars.describe(raw) + ", was " + node.describe());
+      return Scalars.primitiveDefault(raw);
     }
-    return bindScalar(scalar, raw, path);
+    Scalars.Bound bound = Scalars.bind(scalar, raw, path);
+    if (bound instanceof Scalars.Bound.Refused refused) {
+      report(scalar, path, refused.message());
+      return Scalars.primitiveDefault(raw);
+    }
+    return ((Scalars.Bound.Value) bound).value();
   }
 
   private Object bindRecord(YamlNode node, Class<?> type, String path) {
@@ -222,100 +208,6 @@ public final class StrictYaml {
     return out;
   }
 
-  private Object bindScalar(YamlNode.Scalar scalar, Class<?> type, String path) {
-    String text = scalar.text();
-    YamlNode.Kind kind = scalar.kind();
-    if (type == String.class) {
-      return text;
-    }
-    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
-      boolean isInt = type == int.class || type == Integer.class;
-      if (kind == YamlNode.Kind.INTEGER) {
-        try {
-          return isInt ? (Object) Integer.valueOf(text.strip()) : (Object) Long.valueOf(text.strip());
-        } catch (NumberFormatException e) {
-          // out of range, or a YAML 1.1 form (hex, underscores) that Signalbox files do not use
-        }
-      }
-      report(scalar, path, "expected an integer, was " + wrongKind(scalar, YamlNode.Kind.INTEGER));
-      return primitiveDefault(type);
-    }
-    if (type == double.class || type == Double.class) {
-      if (kind == YamlNode.Kind.INTEGER || kind == YamlNode.Kind.FLOAT) {
-        try {
-          double value = Double.parseDouble(text.strip());
-          if (Double.isFinite(value) && !text.strip().matches(".*[A-Za-z].*")) {
-            return value;
-          }
-        } catch (NumberFormatException e) {
-          // reported below
-        }
-      }
-      report(scalar, path, "expected a number, was " + wrongKind(scalar, YamlNode.Kind.FLOAT));
-      return primitiveDefault(type);
-    }
-    if (type == boolean.class || type == Boolean.class) {
-      // YAML 1.1's yes/no/on/off reach us as booleans too: only true and false mean one here.
-      String lower = text.strip().toLowerCase(Locale.ROOT);
-      if (kind == YamlNode.Kind.BOOLEAN && (lower.equals("true") || lower.equals("false"))) {
-        return Boolean.valueOf(lower);
-      }
-      report(scalar, path, "expected true or false, was " + wrongKind(scalar, YamlNode.Kind.BOOLEAN));
-      return primitiveDefault(type);
-    }
-    if (type == Duration.class) {
-      Optional<Duration> duration = parseDuration(text);
-      if (duration.isEmpty()) {
-        report(scalar, path, DURATION_HINT + scalar.describe());
-      }
-      return duration.orElse(null);
-    }
-    if (type == Path.class) {
-      try {
-        return Path.of(text);
-      } catch (InvalidPathException e) {
-        report(scalar, path, "expected a file path, was " + scalar.describe() + ": " + e.getReason());
-        return null;
-      }
-    }
-    if (type.isEnum()) {
-      Object constant = ENUM_CONSTANTS.get(type).get(text.strip());
-      if (constant != null) {
-        return constant;
-      }
-      String allowed = Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
-      String hint = "";
-      for (Object candidate : type.getEnumConstants()) {
-        if (candidate.toString().equalsIgnoreCase(text.strip()) || ((Enum<?>) candidate).name().equalsIgnoreCase(text.strip())) {
-          hint = " (names are case-sensitive: write " + candidate + ")";
-        }
-      }
-      report(scalar, path, "expected one of " + allowed + ", was " + scalar.describe() + hint);
-      return null;
-    }
-    throw new IllegalArgumentException("StrictYaml cannot bind " + type.getName() + " at " + path);
-  }
-
-  /**
-   * A scalar of the wrong kind, named so that a quoted number or boolean is told apart from a typo:
-   * {@code port: "50051"} is the string "50051", never silently the integer (issue 29).
-   */
-  private static String wrongKind(YamlNode.Scalar scalar, YamlNode.Kind wanted) {
-    if (scalar.kind() == YamlNode.Kind.STRING && looksLike(scalar.text().strip(), wanted)) {
-      return "the string \"" + scalar.text() + "\" (write it without quotes)";
-    }
-    return scalar.describe();
-  }
-
-  private static boolean looksLike(String text, YamlNode.Kind kind) {
-    return switch (kind) {
-      case INTEGER -> text.matches("[-+]?\\d+");
-      case FLOAT -> text.matches("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
-      case BOOLEAN -> text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false");
-      case STRING -> true;
-    };
-  }
-
   private void report(YamlNode node, String path, String message) {
     violations.add(Violation.error(RULE, source, location(node.line(), node.column(), path), message));
   }
@@ -344,44 +236,6 @@ public final class StrictYaml {
       return "unknown key '" + key + "' (did you mean '" + best + "'?)";
     }
     return "unknown key '" + key + "' (expected one of " + String.join(", ", known) + ")";
-  }
-
-  private static String scalarName(Class<?> type) {
-    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
-      return "an integer";
-    }
-    if (type == double.class || type == Double.class) {
-      return "a number";
-    }
-    if (type == boolean.class || type == Boolean.class) {
-      return "true or false";
-    }
-    if (type == Duration.class) {
-      return "a duration";
-    }
-    if (type == Path.class) {
-      return "a file path";
-    }
-    if (type.isEnum()) {
-      return "one of " + Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
-    }
-    return "a string";
-  }
-
-  static Object primitiveDefault(Class<?> type) {
-    if (type == int.class) {
-      return 0;
-    }
-    if (type == long.class) {
-      return 0L;
-    }
-    if (type == double.class) {
-      return 0.0;
-    }
-    if (type == boolean.class) {
-      return false;
-    }
-    return null;
   }
 
   private static Class<?> rawClass(Type type) {

@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import io.signalbox.validation.Violation;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.signalbox.source.registry;
+package io.signalbox.source;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,16 +6,19 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves by hand. */
-final class FakeClock extends Clock {
+/**
+ * A clock that stands still until a test moves it. The one copy for every module's tests: the
+ * control plane takes it from this module's test-jar, beside {@code FaultyApiServer}.
+ */
+public final class FakeClock extends Clock {
 
   private volatile Instant now;
 
-  FakeClock(Instant start) {
+  public FakeClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now = now.plus(by);
   }
 
@@ -31,6 +34,6 @@ final class FakeClock extends Clock {
 
   @Override
   public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException();
+    throw new UnsupportedOperationException("tests use UTC");
   }
 }

@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;

@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

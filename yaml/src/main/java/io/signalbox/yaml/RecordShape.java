@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import io.signalbox.model.Inline;
 import java.lang.reflect.Constructor;
@@ -29,7 +29,7 @@ record RecordShape(Map<String, int[]> index, Type[] types, Object[] defaults, Re
       boolean hasInline = false;
       for (int i = 0; i < components.length; i++) {
         types[i] = components[i].getGenericType();
-        defaults[i] = StrictYaml.primitiveDefault(components[i].getType());
+        defaults[i] = Scalars.primitiveDefault(components[i].getType());
         if (components[i].isAnnotationPresent(Inline.class) && components[i].getType().isRecord()) {
           inline[i] = OF.get(components[i].getType());
           hasInline = true;

@@ -1,4 +1,4 @@
-package io.signalbox.source.yaml;
+package io.signalbox.yaml;
 
 import java.util.List;
 import java.util.Map;
