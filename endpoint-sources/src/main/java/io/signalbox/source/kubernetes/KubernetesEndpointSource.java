@@ -82,7 +82,7 @@ public final class KubernetesEndpointSource implements EndpointSource {
   /** Rule id of the violation published while a list came back empty where there were endpoints. */
   public static final String RULE_EMPTY_LIST = "source.empty-list";
 
-  private static final String ID = "kubernetes";
+  static final String ID = "kubernetes";
 
   private final KubernetesSourceSettings settings;
   private final ScheduledExecutorService worker;
@@ -354,11 +354,18 @@ public final class KubernetesEndpointSource implements EndpointSource {
     Map<String, List<EndpointSpec>> next = synced ? current() : endpoints;
     SourceHealth nextHealth = reachability == null ? SourceHealth.FRESH : reachability;
     List<Violation> nextProblems = reachabilityProblems;
+    if (synced) {
+      List<Violation> annotations = SliceMapping.annotationProblems(slices());
+      if (!annotations.isEmpty()) {
+        nextProblems = new ArrayList<>(reachabilityProblems);
+        nextProblems.addAll(annotations);
+      }
+    }
     String emptied = synced && next.isEmpty() && !endpoints.isEmpty() ? emptiedByList() : null;
     if (emptied != null) {
       next = endpoints;
       nextHealth = SourceHealth.STALE;
-      List<Violation> both = new ArrayList<>(reachabilityProblems);
+      List<Violation> both = new ArrayList<>(nextProblems);
       both.add(Violation.error(RULE_EMPTY_LIST, ID, "", emptied));
       nextProblems = both;
       if (!problems.equals(nextProblems)) {
@@ -403,9 +410,13 @@ public final class KubernetesEndpointSource implements EndpointSource {
   private Map<String, List<EndpointSpec>> current() {
     List<Service> services = new ArrayList<>();
     serviceInformers.forEach(i -> services.addAll(i.getStore().list()));
+    return SliceMapping.clusters(services, slices(), settings.clusterNames());
+  }
+
+  private List<EndpointSlice> slices() {
     List<EndpointSlice> slices = new ArrayList<>();
     sliceInformers.forEach(i -> slices.addAll(i.getStore().list()));
-    return SliceMapping.clusters(services, slices, settings.clusterNames());
+    return slices;
   }
 
   private static String rootMessage(Throwable t) {
