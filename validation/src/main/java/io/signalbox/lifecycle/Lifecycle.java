@@ -117,7 +117,7 @@ public final class Lifecycle {
     }
     OperatorOverride.Weight w = (OperatorOverride.Weight) o;
     causes.putIfAbsent(ref, "weight " + w.weight() + " set by " + w.actor());
-    return new EndpointSpec(e.address(), e.port(), e.zone(), w.weight(), e.priority(), e.state(), e.origin());
+    return e.withWeight(w.weight());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.signalbox.model;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 /**
  * A cluster as the operator declared it, its settings grouped by the policy they make. Null
@@ -23,7 +24,8 @@ public record ClusterSpec(
     @Inline Ejection ejection,
     @Inline Guards guards,
     @Inline Locality locality,
-    @Inline Telemetry telemetry) {
+    @Inline Telemetry telemetry,
+    @Inline Admission admission) {
 
   public static final LbPolicy DEFAULT_LB_POLICY = LbPolicy.ROUND_ROBIN;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
@@ -40,6 +42,13 @@ public record ClusterSpec(
     guards = guards == null ? Guards.UNSET : guards;
     locality = locality == null ? Locality.UNSET : locality;
     telemetry = telemetry == null ? Telemetry.UNSET : telemetry;
+    admission = admission == null ? Admission.UNSET : admission;
+  }
+
+  /** Without {@link Admission}: the shape before issue 31, kept so that code written against it compiles. */
+  public ClusterSpec(String name, Balancing balancing, Connection connection, Ejection ejection, Guards guards,
+      Locality locality, Telemetry telemetry) {
+    this(name, balancing, connection, ejection, guards, locality, telemetry, null);
   }
 
   /**
@@ -149,33 +158,82 @@ public record ClusterSpec(
     }
   }
 
+  /**
+   * How much the cluster's endpoints can serve and when Signalbox sheds calls to keep within it
+   * (docs/admission-design.md). This group is the one home of admission's defaults.
+   *
+   * @param capacity the capacity of an endpoint of this cluster that declares none; a cluster
+   *     with no capacity anywhere is never shed automatically
+   * @param admission automatic shedding; null (not declared) means off
+   */
+  public record Admission(CapacitySpec capacity, AdmissionSpec admission) {
+    public static final Admission UNSET = new Admission(null, null);
+    /** Demand may use this share of eligible capacity before calls are dropped. */
+    public static final double DEFAULT_MAX_UTILIZATION = 0.8;
+    /** Percentage points the automatic drop may fall per window. */
+    public static final int DEFAULT_STEP = 10;
+    public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(30);
+
+    Admission or(Admission d) {
+      return new Admission(ClusterSpec.or(capacity, d.capacity), ClusterSpec.or(admission, d.admission));
+    }
+
+    /** The requests per second of an endpoint that declares no capacity of its own, if the cluster says. */
+    public OptionalInt defaultCapacityRps() {
+      return capacity == null || capacity.rps() == null ? OptionalInt.empty() : OptionalInt.of(capacity.rps());
+    }
+
+    /** Whether Signalbox sheds this cluster's calls automatically: only when {@code admission} is declared. */
+    public boolean enabled() {
+      return admission != null;
+    }
+
+    public double effectiveMaxUtilization() {
+      return admission == null || admission.maxUtilization() == null
+          ? DEFAULT_MAX_UTILIZATION : admission.maxUtilization();
+    }
+
+    /** In percentage points. */
+    public int effectiveStep() {
+      return admission == null || admission.step() == null ? DEFAULT_STEP : admission.step();
+    }
+
+    public Duration effectiveWindow() {
+      return admission == null || admission.window() == null ? DEFAULT_WINDOW : admission.window();
+    }
+  }
+
   /** A cluster with only a name: what a source-discovered cluster starts from. */
   public static ClusterSpec named(String name) {
-    return new ClusterSpec(name, null, null, null, null, null, null);
+    return new ClusterSpec(name, null, null, null, null, null, null, null);
   }
 
   public ClusterSpec with(Balancing value) {
-    return new ClusterSpec(name, value, connection, ejection, guards, locality, telemetry);
+    return new ClusterSpec(name, value, connection, ejection, guards, locality, telemetry, admission);
   }
 
   public ClusterSpec with(Connection value) {
-    return new ClusterSpec(name, balancing, value, ejection, guards, locality, telemetry);
+    return new ClusterSpec(name, balancing, value, ejection, guards, locality, telemetry, admission);
   }
 
   public ClusterSpec with(Ejection value) {
-    return new ClusterSpec(name, balancing, connection, value, guards, locality, telemetry);
+    return new ClusterSpec(name, balancing, connection, value, guards, locality, telemetry, admission);
   }
 
   public ClusterSpec with(Guards value) {
-    return new ClusterSpec(name, balancing, connection, ejection, value, locality, telemetry);
+    return new ClusterSpec(name, balancing, connection, ejection, value, locality, telemetry, admission);
   }
 
   public ClusterSpec with(Locality value) {
-    return new ClusterSpec(name, balancing, connection, ejection, guards, value, telemetry);
+    return new ClusterSpec(name, balancing, connection, ejection, guards, value, telemetry, admission);
   }
 
   public ClusterSpec with(Telemetry value) {
-    return new ClusterSpec(name, balancing, connection, ejection, guards, locality, value);
+    return new ClusterSpec(name, balancing, connection, ejection, guards, locality, value, admission);
+  }
+
+  public ClusterSpec with(Admission value) {
+    return new ClusterSpec(name, balancing, connection, ejection, guards, locality, telemetry, value);
   }
 
   /** This cluster with every unset setting taken from {@code defaults}, group by group. */
@@ -185,7 +243,7 @@ public record ClusterSpec(
     }
     return new ClusterSpec(name, balancing.or(defaults.balancing), connection.or(defaults.connection),
         ejection.or(defaults.ejection), guards.or(defaults.guards), locality.or(defaults.locality),
-        telemetry.or(defaults.telemetry));
+        telemetry.or(defaults.telemetry), admission.or(defaults.admission));
   }
 
   /** Whether requests can carry affinity: the policies that hash a route's {@code hashPolicy}. */

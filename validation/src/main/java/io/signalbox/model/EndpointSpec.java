@@ -11,9 +11,11 @@ package io.signalbox.model;
  * @param priority 0-based, contiguous within a cluster when valid
  * @param state lifecycle state
  * @param origin where it came from: {@code file:/path}, {@code registry}, {@code kubernetes:ns/slice}
+ * @param capacityRps requests per second it can serve, 1-1,000,000 when valid; null when it
+ *     declares none (its cluster's {@code capacity} then applies)
  */
-public record EndpointSpec(
-    String address, int port, String zone, int weight, int priority, EndpointState state, String origin) {
+public record EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
+    String origin, Integer capacityRps) {
 
   public static final int DEFAULT_WEIGHT = 1;
 
@@ -23,16 +25,26 @@ public record EndpointSpec(
     origin = origin == null ? "" : origin;
   }
 
+  /** An endpoint that declares no capacity. */
+  public EndpointSpec(
+      String address, int port, String zone, int weight, int priority, EndpointState state, String origin) {
+    this(address, port, zone, weight, priority, state, origin, null);
+  }
+
   /** {@code address:port}, with IPv6 addresses in brackets. */
   public String key() {
     return (address != null && address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
   }
 
   public EndpointSpec withState(EndpointState newState) {
-    return new EndpointSpec(address, port, zone, weight, priority, newState, origin);
+    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps);
+  }
+
+  public EndpointSpec withWeight(int newWeight) {
+    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps);
   }
 
   public EndpointSpec withOrigin(String newOrigin) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin);
+    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps);
   }
 }

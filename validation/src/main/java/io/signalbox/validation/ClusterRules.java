@@ -10,7 +10,7 @@ import io.signalbox.model.RingHashSpec;
 import java.time.Duration;
 import java.util.List;
 
-/** Declared clusters: names, timeouts, load-balancer settings, outlier detection, guards. */
+/** Declared clusters: names, timeouts, load-balancer settings, outlier detection, guards, admission. */
 final class ClusterRules {
 
   /** Envoy's own bound for ring sizes (8M entries); more only burns memory on every client. */
@@ -95,6 +95,7 @@ final class ClusterRules {
     f.range(src, Labels.field(label, "minEligible"), c.guards().minEligible(), 0, Integer.MAX_VALUE);
     f.range(src, Labels.field(label, "massRemovalPercent"), c.guards().massRemovalPercent(), 1, 100);
     ClusterPolicyRules.check(src, label, c, f);
+    AdmissionRules.checkCluster(src, label, c, f);
   }
 
   private static void checkOutlierDetection(String src, String label, OutlierDetectionSpec od, Findings f) {

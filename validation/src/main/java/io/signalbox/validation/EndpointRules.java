@@ -110,6 +110,10 @@ public final class EndpointRules {
       if (e.state() == null) {
         f.error(Findings.REQUIRED, src, Labels.field(at, "state"), "is required");
       }
+      if (e.capacityRps() != null) {
+        AdmissionRules.rpsProblem(e.capacityRps())
+            .ifPresent(problem -> f.error(Findings.RANGE, src, Labels.field(at, "capacity.rps"), problem));
+      }
       if (e.address() != null) {
         Integer previous = firstIndexOf.putIfAbsent(e.key().toLowerCase(Locale.ROOT), i);
         if (previous != null) {

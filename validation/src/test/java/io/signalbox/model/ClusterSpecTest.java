@@ -48,4 +48,25 @@ class ClusterSpecTest {
     assertThat(bare).isEqualTo(ClusterSpec.named("api"));
     assertThat(bare.locality()).isEqualTo(new ClusterSpec.Locality(null, null, null));
   }
+
+  @Test
+  void admissionIsOffWithSignalboxsDefaultsUntilDeclaredAndTakesItsGroupFromTheDefaults() {
+    ClusterSpec bare = ClusterSpec.named("api");
+
+    assertThat(bare.admission().enabled()).isFalse();
+    assertThat(bare.admission().defaultCapacityRps()).isEmpty();
+    assertThat(bare.admission().effectiveMaxUtilization()).isEqualTo(0.8);
+    assertThat(bare.admission().effectiveStep()).isEqualTo(10);
+    assertThat(bare.admission().effectiveWindow()).isEqualTo(Duration.ofSeconds(30));
+
+    ClusterSpec defaults = ClusterSpec.named(null)
+        .with(new ClusterSpec.Admission(new CapacitySpec(100), new AdmissionSpec(1.0, null, Duration.ofMinutes(1))));
+    ClusterSpec declared = bare.with(new ClusterSpec.Admission(new CapacitySpec(250), null)).withDefaults(defaults);
+
+    assertThat(declared.admission().defaultCapacityRps()).hasValue(250);
+    assertThat(declared.admission().enabled()).isTrue();
+    assertThat(declared.admission().effectiveMaxUtilization()).isEqualTo(1.0);
+    assertThat(declared.admission().effectiveStep()).isEqualTo(10);
+    assertThat(declared.admission().effectiveWindow()).isEqualTo(Duration.ofMinutes(1));
+  }
 }

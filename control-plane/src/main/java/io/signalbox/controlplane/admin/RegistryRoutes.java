@@ -3,6 +3,7 @@ package io.signalbox.controlplane.admin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
+import io.signalbox.model.CapacitySpec;
 import io.signalbox.source.registry.Lease;
 import io.signalbox.source.registry.Leases;
 import io.signalbox.source.registry.Registration;
@@ -31,11 +32,11 @@ final class RegistryRoutes {
 
   /** One registration as viewers see it. */
   record LeaseView(String cluster, String endpoint, String zone, int weight, Map<String, String> metadata,
-      String registeredBy, Instant registeredAt, Instant expiresAt, String origin) {
+      String registeredBy, Instant registeredAt, Instant expiresAt, String origin, CapacitySpec capacity) {
 
     static LeaseView of(Lease l) {
       return new LeaseView(l.cluster(), l.endpoint(), l.zone(), l.weight(), l.metadata(), l.registeredBy(),
-          l.createdAt(), l.expiresAt(), l.origin());
+          l.createdAt(), l.expiresAt(), l.origin(), l.capacityRps() == null ? null : new CapacitySpec(l.capacityRps()));
     }
   }
 
@@ -55,7 +56,7 @@ final class RegistryRoutes {
       // A renewal that changes nothing comes every few seconds from every instance: not audited.
       return result.changed() ? new ApiRouter.Audit(result.created() ? "register" : "re-register",
           r.cluster() + "/" + r.endpoint(), "zone " + (r.zone().isEmpty() ? "-" : r.zone()) + ", weight "
-          + r.weight()) : null;
+          + r.weight() + (r.capacityRps() == null ? "" : ", capacity " + r.capacityRps() + " rps")) : null;
     });
     router.write(HandlerType.DELETE, ENDPOINT_PATH, Access.REGISTER, (ctx, caller) -> {
       RegistrySource source = registry();

@@ -48,10 +48,11 @@ public final class ConfigLoader {
       @Inline ClusterSpec.Ejection ejection,
       @Inline ClusterSpec.Guards guards,
       @Inline ClusterSpec.Locality locality,
-      @Inline ClusterSpec.Telemetry telemetry) {
+      @Inline ClusterSpec.Telemetry telemetry,
+      @Inline ClusterSpec.Admission admission) {
 
     ClusterSpec toSpec() {
-      return new ClusterSpec(null, balancing, connection, ejection, guards, locality, telemetry);
+      return new ClusterSpec(null, balancing, connection, ejection, guards, locality, telemetry, admission);
     }
   }
 

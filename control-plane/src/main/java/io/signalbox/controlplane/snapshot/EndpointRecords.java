@@ -13,7 +13,11 @@ final class EndpointRecords {
   private EndpointRecords() {}
 
   static EndpointRecord toProto(String cluster, EndpointSpec e) {
-    return EndpointRecord.newBuilder()
+    EndpointRecord.Builder b = EndpointRecord.newBuilder();
+    if (e.capacityRps() != null) {
+      b.setCapacityRps(e.capacityRps());
+    }
+    return b
         .setCluster(cluster)
         .setAddress(e.address())
         .setPort(e.port())
@@ -30,7 +34,7 @@ final class EndpointRecords {
     for (EndpointRecord r : records) {
       out.computeIfAbsent(r.getCluster(), k -> new ArrayList<>()).add(new EndpointSpec(
           r.getAddress(), r.getPort(), r.getZone(), r.getWeight(), r.getPriority(),
-          EndpointState.valueOf(r.getState().name()), r.getOrigin()));
+          EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null));
     }
     return out;
   }

@@ -42,6 +42,23 @@ class RegistryRestartTest {
   }
 
   @Test
+  void aRegistrationsCapacitySurvivesARestartApartFromItsMetadata() {
+    String body = "{\"capacity\": {\"rps\": 250}, \"metadata\": {\"v\": \"2\"}}";
+    try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      assertThat(first.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", body).statusCode()).isEqualTo(201);
+      assertThat(json(first.get("/api/v1/registry")).get(0).get("capacity").get("rps").asInt()).isEqualTo(250);
+    }
+
+    try (RegistryServer second = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      JsonNode lease = json(second.get("/api/v1/registry")).get(0);
+      assertThat(lease.get("capacity").get("rps").asInt()).isEqualTo(250);
+      assertThat(lease.get("metadata").properties()).hasSize(1);
+      assertThat(lease.get("metadata").get("v").asText()).isEqualTo("2");
+      assertThat(second.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", body).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void leasesThatExpiredWhileSignalboxWasDownAreDroppedOnStart() {
     Instant expiresAt;
     try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1s }", "", "embedded")) {

@@ -231,7 +231,7 @@ class StrictBodiesTest {
         bad("POST", UNFREEZE, "{\"Reason\": \"x\"}", "unknown_field",
             "unknown field 'Reason' in the request body" + known("reason")),
         bad("PUT", REGISTER, "{\"weight\": 1, \"healthy\": true}", "unknown_field",
-            "unknown field 'healthy' in the request body" + known("zone", "weight", "metadata")),
+            "unknown field 'healthy' in the request body" + known("zone", "weight", "metadata", "capacity")),
         bad("PUT", WEIGHT, "{\"weight\": \"5\"}", "bad_weight", weight + "the string \"5\""),
         bad("PUT", WEIGHT, "{\"weight\": 5.5}", "bad_weight", weight + "the number 5.5"),
         bad("PUT", WEIGHT, "{\"weight\": 5.0}", "bad_weight", weight + "the number 5.0"),

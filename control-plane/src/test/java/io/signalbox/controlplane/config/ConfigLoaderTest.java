@@ -2,6 +2,8 @@ package io.signalbox.controlplane.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.model.AdmissionSpec;
+import io.signalbox.model.CapacitySpec;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
@@ -207,7 +209,7 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, slowStart, "
                 + "panicThreshold, ringHash, leastRequest, maglev, weightedRoundRobin, connectTimeout, circuitBreakers, "
                 + "retryBudget, healthCheck, maxEjectionPercent, outlierDetection, minEligible, massRemovalPercent, "
-                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor, loadReporting, loadReportingPerEndpoint) [parse]",
+                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor, loadReporting, loadReportingPerEndpoint, capacity, admission) [parse]",
             "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
@@ -352,6 +354,44 @@ class ConfigLoaderTest {
     assertThat(clusters.get(2).balancing().weightedRoundRobin()).isEqualTo(
         new WeightedRoundRobinSpec(Duration.ZERO, null, Duration.ofMillis(100), 0.5, null, null));
     assertThat(clusters.get(3).balancing().maglev()).isEqualTo(new MaglevSpec(65537L));
+  }
+
+  @Test
+  void readsCapacityAndAdmissionWithClusterDefaults() {
+    SignalboxConfig config =
+        ok("""
+            clusterDefaults: { capacity: { rps: 100 }, loadReporting: true }
+            clusters:
+              - name: api
+                admission: { maxUtilization: 1.0, step: 20, window: 1m }
+              - name: big
+                capacity: { rps: 5000 }
+                admission: {}
+            """);
+
+    List<ClusterSpec> clusters = config.desiredState(Map.of()).clusters();
+
+    assertThat(clusters.get(0).admission()).isEqualTo(new ClusterSpec.Admission(new CapacitySpec(100),
+        new AdmissionSpec(1.0, 20, Duration.ofMinutes(1))));
+    assertThat(clusters.get(1).admission()).isEqualTo(new ClusterSpec.Admission(new CapacitySpec(5000),
+        new AdmissionSpec(null, null, null)));
+    assertThat(clusters.get(1).admission().effectiveMaxUtilization()).isEqualTo(0.8);
+    assertThat(config.clusterFor("discovered").admission())
+        .isEqualTo(new ClusterSpec.Admission(new CapacitySpec(100), null));
+  }
+
+  @Test
+  void reportsAdmissionTyposWithTheirPlace() {
+    assertThat(problems("""
+            clusters:
+              - name: a
+                capacity: { rps: lots }
+                admission: { maxUtilisation: 0.8, window: soon }
+            """))
+        .containsExactly(
+            "signalbox.yaml: line 3, column 22: clusters[0].capacity.rps: expected an integer, was 'lots' [parse]",
+            "signalbox.yaml: line 4, column 18: clusters[0].admission.maxUtilisation: unknown key 'maxUtilisation' (did you mean 'maxUtilization'?) [parse]",
+            "signalbox.yaml: line 4, column 47: clusters[0].admission.window: expected a duration like 250ms, 1s, 2m, 1h, was 'soon' [parse]");
   }
 
   @Test

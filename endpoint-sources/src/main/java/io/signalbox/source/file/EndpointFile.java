@@ -1,5 +1,6 @@
 package io.signalbox.source.file;
 
+import io.signalbox.model.CapacitySpec;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.yaml.Parsed;
@@ -15,7 +16,7 @@ import java.util.Map;
  * <pre>
  * clusters:
  *   greeter:
- *     - { address: 127.0.0.1, port: 50051, zone: a, weight: 1, state: READY }
+ *     - { address: 127.0.0.1, port: 50051, zone: a, weight: 1, state: READY, capacity: { rps: 100 } }
  * </pre>
  *
  * Structure only: ranges (ports, weights) and uniqueness are the validator's, so every endpoint is
@@ -26,7 +27,8 @@ public final class EndpointFile {
   /** The file as written; a record per level so that unknown keys are errors. */
   record Document(Map<String, List<Entry>> clusters) {}
 
-  record Entry(String address, Integer port, String zone, Integer weight, Integer priority, EndpointState state) {}
+  record Entry(String address, Integer port, String zone, Integer weight, Integer priority, EndpointState state,
+      CapacitySpec capacity) {}
 
   private EndpointFile() {}
 
@@ -58,11 +60,23 @@ public final class EndpointFile {
                   e.weight() == null ? EndpointSpec.DEFAULT_WEIGHT : e.weight(),
                   e.priority() == null ? 0 : e.priority(),
                   e.state(),
-                  origin));
+                  origin,
+                  capacityRps(e.capacity())));
         }
       }
       out.put(cluster, List.copyOf(endpoints));
     });
     return out;
+  }
+
+  /**
+   * {@code capacity: {}} declares a capacity without saying how much: kept as 0, which the
+   * validator refuses, rather than dropped, which would silently fall back to the cluster's.
+   */
+  private static Integer capacityRps(CapacitySpec capacity) {
+    if (capacity == null) {
+      return null;
+    }
+    return capacity.rps() == null ? 0 : capacity.rps();
   }
 }

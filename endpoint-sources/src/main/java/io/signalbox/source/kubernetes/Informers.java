@@ -193,8 +193,13 @@ final class Informers implements AutoCloseable {
   Map<String, List<EndpointSpec>> endpoints() {
     List<Service> services = new ArrayList<>();
     serviceInformers.forEach(i -> services.addAll(i.getStore().list()));
+    return SliceMapping.clusters(services, slices(), settings.clusterNames());
+  }
+
+  /** Every cached EndpointSlice, in every watched namespace. */
+  List<EndpointSlice> slices() {
     List<EndpointSlice> slices = new ArrayList<>();
     sliceInformers.forEach(i -> slices.addAll(i.getStore().list()));
-    return SliceMapping.clusters(services, slices, settings.clusterNames());
+    return slices;
   }
 }

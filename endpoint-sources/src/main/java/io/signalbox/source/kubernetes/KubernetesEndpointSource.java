@@ -73,7 +73,7 @@ public final class KubernetesEndpointSource implements EndpointSource {
   /** Rule id of the violation published while a list came back empty where there were endpoints. */
   public static final String RULE_EMPTY_LIST = "source.empty-list";
 
-  private static final String ID = "kubernetes";
+  static final String ID = "kubernetes";
 
   private final KubernetesSourceSettings settings;
   private final ScheduledExecutorService worker;
@@ -240,11 +240,18 @@ public final class KubernetesEndpointSource implements EndpointSource {
     Map<String, List<EndpointSpec>> next = synced ? informers.endpoints() : endpoints;
     SourceHealth nextHealth = reachability == null ? SourceHealth.FRESH : reachability;
     List<Violation> nextProblems = reachabilityProblems;
+    if (synced) {
+      List<Violation> annotations = SliceMapping.annotationProblems(informers.slices());
+      if (!annotations.isEmpty()) {
+        nextProblems = new ArrayList<>(reachabilityProblems);
+        nextProblems.addAll(annotations);
+      }
+    }
     String emptied = synced && next.isEmpty() && !endpoints.isEmpty() ? emptiedByList() : null;
     if (emptied != null) {
       next = endpoints;
       nextHealth = SourceHealth.STALE;
-      List<Violation> both = new ArrayList<>(reachabilityProblems);
+      List<Violation> both = new ArrayList<>(nextProblems);
       both.add(Violation.error(RULE_EMPTY_LIST, ID, "", emptied));
       nextProblems = both;
       if (!problems.equals(nextProblems)) {

@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
+import io.signalbox.validation.AdmissionRules;
+import io.signalbox.validation.Violation;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,6 +28,17 @@ final class SliceMapping {
 
   /** The label the EndpointSlice controller (and anyone mirroring it) puts on a slice. */
   static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
+  /**
+   * Requests per second each endpoint of the slice can serve. Per slice, not per endpoint: an
+   * EndpointSlice's endpoints carry no annotations, and the pods behind one slice are one
+   * Deployment's replicas, alike in what they can serve. A value {@link AdmissionRules} refuses
+   * gives the slice's endpoints no capacity (their cluster's applies) and a violation of the source.
+   */
+  public static final String CAPACITY_ANNOTATION = "signalbox.io/capacity-rps";
+
+  /** The rule id of a refused annotation. */
+  public static final String RULE_ANNOTATION = "source.annotation";
 
   private static final Comparator<EndpointSlice> BY_NAMESPACE_AND_NAME =
       Comparator.comparing((EndpointSlice s) -> s.getMetadata().getNamespace())
@@ -59,6 +73,7 @@ final class SliceMapping {
       }
       String origin = "kubernetes:" + namespace + "/" + slice.getMetadata().getName() + "@"
           + slice.getMetadata().getResourceVersion();
+      Integer capacityRps = capacityRps(slice) instanceof AdmissionRules.Declared d ? d.rps() : null;
       for (EndpointPort port : slice.getPorts()) {
         String portLabel = portLabel(port, service);
         if (portLabel == null) {
@@ -72,7 +87,7 @@ final class SliceMapping {
           }
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
-              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin);
+              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps);
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }
@@ -81,6 +96,27 @@ final class SliceMapping {
     clusters.forEach((name, endpoints) ->
         out.put(name, endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList()));
     return out;
+  }
+
+  /** One violation per slice whose capacity annotation is refused, in the slices' fixed order. */
+  static List<Violation> annotationProblems(Collection<EndpointSlice> slices) {
+    List<Violation> out = new ArrayList<>();
+    slices.stream().sorted(BY_NAMESPACE_AND_NAME).forEach(slice -> {
+      if (capacityRps(slice) instanceof AdmissionRules.Refused refused) {
+        out.add(Violation.error(RULE_ANNOTATION, KubernetesEndpointSource.ID,
+            "EndpointSlice " + slice.getMetadata().getNamespace() + "/" + slice.getMetadata().getName() + ": "
+                + CAPACITY_ANNOTATION,
+            refused.problem() + "; its endpoints take their cluster's capacity"));
+      }
+    });
+    return out;
+  }
+
+  /** Null when the slice has no capacity annotation. */
+  private static AdmissionRules.Rps capacityRps(EndpointSlice slice) {
+    Map<String, String> annotations = slice.getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(CAPACITY_ANNOTATION);
+    return value == null ? null : AdmissionRules.parseRps(value);
   }
 
   /**

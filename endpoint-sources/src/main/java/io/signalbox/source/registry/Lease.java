@@ -17,9 +17,10 @@ import java.util.TreeMap;
  * @param metadata kept and shown, not sent to clients (the endpoint model has no metadata yet)
  * @param registeredBy the admin token's name; empty without tokens
  * @param createdAt the first registration; renewals keep it
+ * @param capacityRps the registration's capacity; null when it declared none
  */
 public record Lease(String cluster, String address, int port, String zone, int weight, Map<String, String> metadata,
-    String registeredBy, Instant createdAt, Instant expiresAt) {
+    String registeredBy, Instant createdAt, Instant expiresAt, Integer capacityRps) {
 
   public Lease {
     Objects.requireNonNull(cluster, "cluster");
@@ -29,6 +30,12 @@ public record Lease(String cluster, String address, int port, String zone, int w
     registeredBy = registeredBy == null ? "" : registeredBy;
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
+  }
+
+  /** A lease declaring no capacity. */
+  public Lease(String cluster, String address, int port, String zone, int weight, Map<String, String> metadata,
+      String registeredBy, Instant createdAt, Instant expiresAt) {
+    this(cluster, address, port, zone, weight, metadata, registeredBy, createdAt, expiresAt, null);
   }
 
   /** {@code address:port}, IPv6 in brackets. */
@@ -43,7 +50,7 @@ public record Lease(String cluster, String address, int port, String zone, int w
 
   /** What clients are sent: READY, priority 0. */
   public EndpointSpec toEndpoint() {
-    return new EndpointSpec(address, port, zone, weight, 0, EndpointState.READY, origin());
+    return new EndpointSpec(address, port, zone, weight, 0, EndpointState.READY, origin(), capacityRps);
   }
 
   boolean sameEndpoint(String c, String a, int p) {

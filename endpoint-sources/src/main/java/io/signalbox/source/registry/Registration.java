@@ -3,7 +3,9 @@ package io.signalbox.source.registry;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import io.signalbox.model.CapacitySpec;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.validation.AdmissionRules;
 import io.signalbox.validation.EndpointRules;
 import io.signalbox.validation.NameRules;
 import java.util.Map;
@@ -11,23 +13,35 @@ import java.util.Optional;
 
 /**
  * What a registration asks for, checked field by field before anything is written: the cluster
- * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight and
- * metadata from its JSON body (all optional; the weight by {@link EndpointRules}, as in files, and
- * every string free of control characters).
+ * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight, capacity
+ * and metadata from its JSON body (all optional; the weight by {@link EndpointRules} and the
+ * capacity by {@link AdmissionRules}, as in files, and every string free of control characters).
  *
  * @param address without brackets
+ * @param capacityRps null when the body declares no capacity
  */
 public record Registration(String cluster, String address, int port, String zone, int weight,
-    Map<String, String> metadata) {
+    Map<String, String> metadata, Integer capacityRps) {
 
   public static final int MAX_CLUSTER_LENGTH = 255;
   public static final int MAX_ZONE_LENGTH = 63;
   public static final int MAX_METADATA_ENTRIES = 16;
   public static final int MAX_METADATA_LENGTH = 256;
+  /**
+   * Metadata keys under this prefix are Signalbox's own: the store keeps a lease's capacity among
+   * its metadata ({@code StoredLeases}), so a registrant's key there would be read back as one.
+   */
+  public static final String RESERVED_METADATA_PREFIX = "signalbox.io/";
 
   public Registration {
     zone = zone == null ? "" : zone;
     metadata = Map.copyOf(metadata == null ? Map.of() : metadata);
+  }
+
+  /** A registration declaring no capacity. */
+  public Registration(String cluster, String address, int port, String zone, int weight,
+      Map<String, String> metadata) {
+    this(cluster, address, port, zone, weight, metadata, null);
   }
 
   /** The outcome of {@link #parse}: a registration, or the first field that is wrong and why. */
@@ -38,7 +52,7 @@ public record Registration(String cluster, String address, int port, String zone
   /**
    * @param field the offending field, e.g. {@code weight} or {@code metadata.team}
    * @param code stable, for tooling: {@code bad_cluster}, {@code bad_endpoint}, {@code bad_address},
-   *     {@code bad_port}, {@code bad_zone}, {@code bad_weight}, {@code bad_metadata}
+   *     {@code bad_port}, {@code bad_zone}, {@code bad_weight}, {@code bad_capacity}, {@code bad_metadata}
    */
   public record Invalid(String field, String code, String message) implements Parsed {}
 
@@ -51,7 +65,8 @@ public record Registration(String cluster, String address, int port, String zone
   public record Body(
       String zone,
       @JsonPropertyDescription(EndpointRules.WEIGHT_RANGE) Integer weight,
-      @JsonSetter(contentNulls = Nulls.FAIL) Map<String, String> metadata) {}
+      @JsonSetter(contentNulls = Nulls.FAIL) Map<String, String> metadata,
+      @JsonPropertyDescription("an object {\"rps\": N}, N " + AdmissionRules.RPS_RANGE) CapacitySpec capacity) {}
 
   /**
    * @param endpoint {@code address:port} as in the path, IPv6 in brackets
@@ -92,12 +107,23 @@ public record Registration(String cluster, String address, int port, String zone
     if (badWeight.isPresent()) {
       return new Invalid("weight", "bad_weight", badWeight.get());
     }
+    Integer capacityRps = null;
+    if (body.capacity() != null) {
+      capacityRps = body.capacity().rps();
+      if (capacityRps == null) {
+        return new Invalid("capacity.rps", "bad_capacity", "capacity.rps is required: " + AdmissionRules.RPS_RANGE);
+      }
+      Optional<String> badCapacity = AdmissionRules.rpsProblem(capacityRps);
+      if (badCapacity.isPresent()) {
+        return new Invalid("capacity.rps", "bad_capacity", "capacity.rps " + badCapacity.get());
+      }
+    }
     Map<String, String> metadata = body.metadata() == null ? Map.of() : body.metadata();
     Invalid bad = metadata(metadata);
     if (bad != null) {
       return bad;
     }
-    return new Ok(new Registration(cluster, at.address(), at.port(), zone, weight, metadata));
+    return new Ok(new Registration(cluster, at.address(), at.port(), zone, weight, metadata, capacityRps));
   }
 
   private static Invalid metadata(Map<String, String> metadata) {
@@ -114,6 +140,10 @@ public record Registration(String cluster, String address, int port, String zone
       Optional<String> badKey = NameRules.labelProblem(key);
       if (badKey.isPresent()) {
         return new Invalid("metadata", "bad_metadata", "a metadata key " + badKey.get());
+      }
+      if (key.startsWith(RESERVED_METADATA_PREFIX)) {
+        return new Invalid("metadata", "bad_metadata", "metadata keys under " + RESERVED_METADATA_PREFIX
+            + " are reserved for Signalbox, was '" + key + "'");
       }
       if (e.getValue().length() > MAX_METADATA_LENGTH) {
         return new Invalid("metadata." + key, "bad_metadata", "metadata." + key + " must be at most "

@@ -128,7 +128,7 @@ public final class RegistrySource implements EndpointSource {
     return on(() -> {
       Instant now = clock.instant();
       Lease lease = new Lease(r.cluster(), r.address(), r.port(), r.zone(), r.weight(), r.metadata(), registeredBy,
-          now, now.plus(leaseTtl));
+          now, now.plus(leaseTtl), r.capacityRps());
       Lease stored = write(() -> leases.put(lease));
       Lease previous = current.stream().filter(l -> l.sameEndpoint(r.cluster(), r.address(), r.port()))
           .findFirst().orElse(null);

@@ -45,6 +45,26 @@ class EndpointFileTest {
   }
 
   @Test
+  void readsAnEndpointsCapacityInYamlAndJsonAndKeepsAnEmptyOneForTheValidator() {
+    List<EndpointSpec> expected = List.of(
+        new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml", 100),
+        new EndpointSpec("10.0.0.2", 80, "", 1, 0, EndpointState.READY, "file:e.yaml", null),
+        new EndpointSpec("10.0.0.3", 80, "", 1, 0, EndpointState.READY, "file:e.yaml", 0));
+
+    assertThat(EndpointFile.parse("""
+            clusters:
+              web:
+                - { address: 10.0.0.1, port: 80, capacity: { rps: 100 } }
+                - { address: 10.0.0.2, port: 80 }
+                - { address: 10.0.0.3, port: 80, capacity: {} }
+            """, "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", expected)));
+    assertThat(EndpointFile.parse("{\"clusters\": {\"web\": [{\"address\": \"10.0.0.1\", \"port\": 80, "
+        + "\"capacity\": {\"rps\": 100}}, {\"address\": \"10.0.0.2\", \"port\": 80}, "
+        + "{\"address\": \"10.0.0.3\", \"port\": 80, \"capacity\": {}}]}}", "e.yaml"))
+        .isEqualTo(Parsed.ok(Map.of("web", expected)));
+  }
+
+  @Test
   void readsAnEmptyFileAndAnEmptyClusterAsNoEndpoints() {
     assertThat(EndpointFile.parse("", "e.yaml")).isEqualTo(Parsed.ok(Map.of()));
     assertThat(EndpointFile.parse("clusters:\n  web:\n", "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", List.of())));

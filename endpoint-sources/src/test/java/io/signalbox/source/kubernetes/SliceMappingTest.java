@@ -51,6 +51,31 @@ class SliceMappingTest {
             new EndpointSpec("10.0.0.1", 9090, "a", 1, 0, EndpointState.READY, "kubernetes:default/greeter-b@8"))));
   }
 
+  private static EndpointSlice annotated(EndpointSlice slice, String capacity) {
+    slice.getMetadata().setAnnotations(Map.of(SliceMapping.CAPACITY_ANNOTATION, capacity));
+    return slice;
+  }
+
+  @Test
+  void givesEveryEndpointOfAnAnnotatedSliceItsCapacityAndReportsARefusedOneInTheRulesWords() {
+    List<EndpointSlice> slices = List.of(
+        withVersion(annotated(slice("default", "greeter-a", "greeter", "grpc", 8080, ready("10.0.0.1", "a")), "250"), "1"),
+        withVersion(annotated(slice("default", "greeter-b", "greeter", "grpc", 8080, ready("10.0.0.2", "a")), "lots"),
+            "2"),
+        withVersion(slice("default", "greeter-c", "greeter", "grpc", 8080, ready("10.0.0.3", "a")), "3"));
+
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("default", "greeter", port("grpc", 80))), slices, ClusterNameTemplate.DEFAULT);
+
+    assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::capacityRps).containsExactly(250, null, null);
+    assertThat(SliceMapping.annotationProblems(slices).stream().map(Object::toString)).containsExactly(
+        "kubernetes: EndpointSlice default/greeter-b: signalbox.io/capacity-rps: must be an integer from 1 to 1000000, "
+            + "was 'lots'; its endpoints take their cluster's capacity [source.annotation]");
+    assertThat(SliceMapping.annotationProblems(List.of(annotated(
+        slice("default", "greeter-d", "greeter", "grpc", 8080, ready("10.0.0.4", "a")), "0"))).get(0).message())
+        .isEqualTo("must be an integer from 1 to 1000000, was 0; its endpoints take their cluster's capacity");
+  }
+
   @Test
   void namesAnUnnamedPortByTheServicePortNumber() {
     Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(

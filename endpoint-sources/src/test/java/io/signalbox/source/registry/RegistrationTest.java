@@ -2,6 +2,7 @@ package io.signalbox.source.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.model.CapacitySpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -15,7 +16,30 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RegistrationTest {
 
   static Registration.Body body(String zone, Integer weight, Map<String, String> metadata) {
-    return new Registration.Body(zone, weight, metadata);
+    return new Registration.Body(zone, weight, metadata, null);
+  }
+
+  @Test
+  void readsACapacityWithTheWordsOfEndpointFiles() {
+    assertThat(Registration.parse("orders", "10.0.0.1:8080",
+        new Registration.Body(null, null, null, new CapacitySpec(100))))
+        .isEqualTo(new Registration.Ok(new Registration("orders", "10.0.0.1", 8080, "", 1, Map.of(), 100)));
+    assertThat(Registration.parse("orders", "10.0.0.1:8080",
+        new Registration.Body(null, null, null, new CapacitySpec(0))))
+        .isEqualTo(new Registration.Invalid("capacity.rps", "bad_capacity",
+            "capacity.rps must be an integer from 1 to 1000000, was 0"));
+    assertThat(Registration.parse("orders", "10.0.0.1:8080",
+        new Registration.Body(null, null, null, new CapacitySpec(null))))
+        .isEqualTo(new Registration.Invalid("capacity.rps", "bad_capacity",
+            "capacity.rps is required: an integer from 1 to 1000000"));
+  }
+
+  @Test
+  void keepsSignalboxsMetadataKeysToItself() {
+    assertThat(Registration.parse("orders", "10.0.0.1:8080",
+        body(null, null, Map.of("signalbox.io/capacity-rps", "5"))))
+        .isEqualTo(new Registration.Invalid("metadata", "bad_metadata",
+            "metadata keys under signalbox.io/ are reserved for Signalbox, was 'signalbox.io/capacity-rps'"));
   }
 
   @Test
