@@ -1,0 +1,39 @@
+package io.signalbox.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The comparison of a fleet's steady window without and with load reports. */
+class LoadReportCostTest {
+
+  private static RunResult run(double cpuMillis, long heapBytes, long sent, long used) {
+    RunResult.Steady steady = new RunResult.Steady(60_000, cpuMillis, 100, 600, 1_200, heapBytes, sent, used, 0, 0,
+        "9.50 8.00 7.25");
+    return new RunResult(Scenario.Target.SIGNALBOX, Fleet.Mode.SOTW, 1000, 0, 0, 0, 0, 0, 0, List.of(), steady,
+        sent > 0);
+  }
+
+  @Test
+  void statesTheExtraCpuAsAShareOfOneCoreAndTheExtraHeapPerClient() {
+    String table = LoadReportCost.render("title", run(3_000, 200L << 20, 0, 0),
+        run(4_800, (200L << 20) + 8 * 1024 * 1000, 6_000, 6_000));
+
+    assertThat(table).isEqualTo("""
+        title
+          steady window, s                         60.0             60.0
+          server CPU, ms                           3000             4800
+            of it JIT, ms                           100              100
+          server CPU, % of a core                  5.00             8.00   extra +3.00
+          + PostgreSQL, % of a core                6.00             9.00   extra +3.00
+          server heap after GC, MB                200.0            207.8   extra +8.00 KB per client
+          load tool CPU, % of a core               2.00             2.00
+          reports sent                                0             6000
+          reports used by the server                  0             6000
+          report entries refused                      0                0
+          LRS / ADS stream errors                     0            0 / 0
+          load average at the end        9.50 8.00 7.25   9.50 8.00 7.25
+        """);
+  }
+}
