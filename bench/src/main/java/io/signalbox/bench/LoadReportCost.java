@@ -30,9 +30,12 @@ final class LoadReportCost {
         String.format(Locale.ROOT, "%+.2f KB per client", (on.heapBytes() - off.heapBytes()) / 1024.0 / clients));
     row(out, "load tool CPU, % of a core", "%.2f", 100 * off.loadToolCpuMillis() / off.windowMillis(),
         100 * on.loadToolCpuMillis() / on.windowMillis(), null);
-    row(out, "reports sent", "%d", off.reportsSent(), on.reportsSent(), null);
-    row(out, "reports used by the server", "%d", off.reportsUsed(), on.reportsUsed(), null);
+    row(out, "reports sent in the window", "%d", off.reportsSent(), on.reportsSent(), null);
+    row(out, "reports sent / used in all", "%s", off.reportsSentInAll() + " / " + off.reportsUsed(),
+        on.reportsSentInAll() + " / " + on.reportsUsed(), null);
     row(out, "report entries refused", "%d", off.reportsRefused(), on.reportsRefused(), null);
+    row(out, "then one /metrics scrape, ms", "%.0f", off.scrapeMillis(), on.scrapeMillis(), null);
+    row(out, "  its CPU (+ PostgreSQL), ms", "%d", off.scrapeCpuMillis(), on.scrapeCpuMillis(), null);
     row(out, "LRS / ADS stream errors", "%s", without.errors(), with.reportErrors() + " / " + with.errors(), null);
     row(out, "load average at the end", "%s", off.loadAverage(), on.loadAverage(), null);
     return out.toString();

@@ -156,8 +156,8 @@ public final class LoadRun {
   private RunResult.Steady steady(Path dir, Fleet fleet, ServerProcess server, int adminPort)
       throws InterruptedException {
     log.info("{}: steady window of {}", scenario.label(), scenario.steady());
-    long usedBefore = metric(adminPort, "signalbox_lrs_reports_total");
-    long refusedBefore = metric(adminPort, "signalbox_lrs_refused_total");
+    // Nothing is asked of the server during the window: a /metrics scrape reads the load figures of
+    // every cluster, which costs far more than the reports do (it is timed apart, below).
     long sentBefore = fleet.reportsSent();
     long cpuBefore = server.cpuMillis();
     long jitBefore = server.jitCpuMillis();
@@ -171,13 +171,37 @@ public final class LoadRun {
     long database = ServerProcess.postgresCpuMillis(cluster(dir)) - databaseBefore;
     long own = ServerProcess.ownCpuMillis() - ownBefore;
     long sent = fleet.reportsSent() - sentBefore;
-    long usedAfter = metric(adminPort, "signalbox_lrs_reports_total");
-    long refusedAfter = metric(adminPort, "signalbox_lrs_refused_total");
+    String loadAverage = loadAverage();
     long heap = server.heapAfterGc();
-    return new RunResult.Steady(window, cpu, jit, database, own, heap, sent,
-        usedBefore < 0 || usedAfter < 0 ? -1 : usedAfter - usedBefore,
-        refusedBefore < 0 || refusedAfter < 0 ? -1 : refusedAfter - refusedBefore, fleet.reportErrors(),
-        loadAverage());
+    // After the heap: one scrape, timed, and the counters it carries (totals over the run).
+    long scrapeCpuBefore = server.cpuMillis() + ServerProcess.postgresCpuMillis(cluster(dir));
+    long scrapeStarted = System.nanoTime();
+    String metrics = metrics(adminPort);
+    double scrapeMillis = (System.nanoTime() - scrapeStarted) / 1e6;
+    long scrapeCpu = server.cpuMillis() + ServerProcess.postgresCpuMillis(cluster(dir)) - scrapeCpuBefore;
+    return new RunResult.Steady(window, cpu, jit, database, own, heap, sent, fleet.reportsSent(),
+        metrics == null ? -1 : metricSum(metrics, "signalbox_lrs_reports_total"),
+        metrics == null ? -1 : metricSum(metrics, "signalbox_lrs_refused_total"), fleet.reportErrors(),
+        loadAverage, scrapeMillis, scrapeCpu);
+  }
+
+  /** Signalbox's {@code /metrics}, or null (a baseline, or no answer within two minutes). */
+  private String metrics(int adminPort) {
+    if (!scenario.target().signalbox()) {
+      return null;
+    }
+    try {
+      HttpResponse<String> response = http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
+              .timeout(Duration.ofMinutes(2)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? response.body() : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
   }
 
   /** The 1, 5 and 15 minute load averages: the machine is shared, and the figures say how busy it was. */
@@ -187,24 +211,6 @@ public final class LoadRun {
       return f[0] + " " + f[1] + " " + f[2];
     } catch (IOException e) {
       return "?";
-    }
-  }
-
-  /** The sum of a Signalbox counter's series on {@code /metrics}; 0 if it has none yet, -1 if unreadable. */
-  private long metric(int adminPort, String name) {
-    if (!scenario.target().signalbox()) {
-      return -1;
-    }
-    try {
-      HttpResponse<String> response = http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString());
-      return metricSum(response.body(), name);
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
     }
   }
 

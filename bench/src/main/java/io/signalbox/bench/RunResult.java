@@ -56,14 +56,18 @@ public record RunResult(
    * @param loadToolCpuMillis the load tool's own
    * @param heapBytes the server's heap in use after a full GC at the window's end
    * @param reportsSent load reports the fleet sent in the window
-   * @param reportsUsed Signalbox's {@code signalbox_lrs_reports} growth over the window (-1 if unread)
-   * @param reportsRefused Signalbox's {@code signalbox_lrs_refused} growth (entries left out), -1 if unread
+   * @param reportsSentInAll load reports the fleet sent over the run, until the scrape below
+   * @param reportsUsed Signalbox's {@code signalbox_lrs_reports} over the run, read by one {@code /metrics}
+   *     scrape after the window and the heap (-1 if unread)
+   * @param reportsRefused Signalbox's {@code signalbox_lrs_refused} (entries left out) from the same scrape
    * @param reportErrors LRS streams that failed, over the whole run
    * @param loadAverage the machine's 1, 5 and 15 minute load averages at the window's end ({@code /proc/loadavg})
+   * @param scrapeMillis how long that {@code /metrics} scrape took (it reads every cluster's load figures)
+   * @param scrapeCpuMillis the server's and its PostgreSQL's CPU during it
    */
   public record Steady(double windowMillis, double cpuMillis, double jitCpuMillis, double databaseCpuMillis,
-      double loadToolCpuMillis, long heapBytes, long reportsSent, long reportsUsed, long reportsRefused,
-      long reportErrors, String loadAverage) {
+      double loadToolCpuMillis, long heapBytes, long reportsSent, long reportsSentInAll, long reportsUsed,
+      long reportsRefused, long reportErrors, String loadAverage, double scrapeMillis, long scrapeCpuMillis) {
 
     /** The server's CPU over the window as a percentage of one core. */
     public double cpuPercentOfCore() {
