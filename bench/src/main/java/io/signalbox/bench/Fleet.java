@@ -23,6 +23,7 @@ final class Fleet implements AutoCloseable {
   enum Mode { SOTW, DELTA }
 
   private final List<AdsClient> clients = new ArrayList<>();
+  private final List<LoadReporter> reporters = new ArrayList<>();
   private final AtomicReference<ChangeTracker> expected = new AtomicReference<>();
   private final CountDownLatch ready;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -35,8 +36,24 @@ final class Fleet implements AutoCloseable {
     this(size, mode, workload, new int[] {xdsPort});
   }
 
+  // Reports are built and sent here, not on the event loop that reads every client's ADS responses.
+  private final ScheduledExecutorService reportScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "fleet-load-reports");
+    t.setDaemon(true);
+    return t;
+  });
+
   /** Client {@code i} connects to {@code xdsPorts[i % xdsPorts.length]}: a fleet spread over replicas. */
   Fleet(int size, Mode mode, Workload workload, int[] xdsPorts) {
+    this(size, mode, workload, xdsPorts, false, 0);
+  }
+
+  /**
+   * With {@code loadReports}, every client also opens an LRS stream on its ADS channel and reports
+   * every cluster it subscribes to, in every zone of the workload, as grpc-java does
+   * ({@link LoadReporter}), with traffic drawn from {@code seed}.
+   */
+  Fleet(int size, Mode mode, Workload workload, int[] xdsPorts, boolean loadReports, long seed) {
     this.ready = new CountDownLatch(size);
     Map<String, Integer> index = workload.clusterIndex();
     List<String> clusterNames = new ArrayList<>(workload.clusters());
@@ -45,6 +62,7 @@ final class Fleet implements AutoCloseable {
     }
     AdsClient.Subscriptions subscriptions = new AdsClient.Subscriptions(
         List.of(Workload.LISTENER), List.of(Workload.ROUTE_CONFIG), List.copyOf(clusterNames));
+    LoadReports shape = reports(workload, subscriptions.clusters(), seed);
     for (int i = 0; i < size; i++) {
       ClientState state = new ClientState(i, workload, index, expected, ready);
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", xdsPorts[i % xdsPorts.length])
@@ -55,7 +73,18 @@ final class Fleet implements AutoCloseable {
       clients.add(mode == Mode.SOTW
           ? new SotwClient(state, channel, subscriptions, scheduler)
           : new DeltaClient(state, channel, subscriptions, scheduler));
+      if (loadReports) {
+        reporters.add(new LoadReporter(i, channel, AdsClient.node(i), shape, reportScheduler));
+      }
     }
+  }
+
+  /** What every client reports: its clusters, each in every zone, no drops (the workload sets none). */
+  static LoadReports reports(Workload workload, List<String> clusters, long seed) {
+    List<io.envoyproxy.envoy.config.core.v3.Locality> localities = workload.zoneNames().stream()
+        .map(zone -> io.envoyproxy.envoy.config.core.v3.Locality.newBuilder().setZone(zone).build())
+        .toList();
+    return new LoadReports(clusters, localities, Map.of(), seed);
   }
 
   int size() {
@@ -65,6 +94,17 @@ final class Fleet implements AutoCloseable {
   /** Opens every client's stream as fast as possible: the connect storm. */
   void connect() {
     clients.forEach(AdsClient::start);
+    reporters.forEach(LoadReporter::start);
+  }
+
+  /** Load reports sent by the whole fleet so far. */
+  long reportsSent() {
+    return reporters.stream().mapToLong(r -> r.sent.get()).sum();
+  }
+
+  /** LRS streams that failed (each is reopened a bounded number of times). */
+  long reportErrors() {
+    return reporters.stream().mapToLong(r -> r.errors.get()).sum();
   }
 
   /** Waits until every client holds the listener, the route config and every cluster's endpoints. */
@@ -130,6 +170,7 @@ final class Fleet implements AutoCloseable {
 
   @Override
   public void close() {
+    reportScheduler.shutdownNow();
     clients.forEach(c -> c.channel().shutdownNow());
     for (AdsClient c : clients) {
       try {

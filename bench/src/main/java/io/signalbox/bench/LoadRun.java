@@ -64,8 +64,10 @@ public final class LoadRun {
     int xdsPort = freePort();
     int adminPort = freePort();
     write(dir, "endpoints.yaml", workload.endpointFile(0));
-    write(dir, "signalbox.yaml",
-        workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce(), scenario.fileQuietPeriod()));
+    // The baselines serve no LRS: their clients would only count failed streams.
+    boolean loadReports = scenario.loadReports() && scenario.target().signalbox();
+    write(dir, "signalbox.yaml", workload.config(xdsPort, adminPort, scenario.store(), scenario.debounce(),
+        scenario.fileQuietPeriod(), loadReports ? scenario.loadReportingInterval() : null));
     log.info("{}: starting the server in {}", scenario.label(), dir);
     long spawned = System.nanoTime();
     try (ServerProcess server = startServer(dir, xdsPort, adminPort)) {
@@ -74,7 +76,8 @@ public final class LoadRun {
       log.info("{}: serving {} ms after the process was started", scenario.label(), Math.round(startMillis));
       warmUp(workload, xdsPort);
       long heapIdle = server.heapAfterGc();
-      try (Fleet fleet = new Fleet(scenario.clients(), scenario.mode(), workload, xdsPort)) {
+      try (Fleet fleet = new Fleet(scenario.clients(), scenario.mode(), workload, new int[] {xdsPort}, loadReports,
+          Scenario.LOAD_SEED)) {
         long started = System.nanoTime();
         fleet.connect();
         long stormTimeout = scenario.convergeTimeout().toMillis() * 4;
@@ -98,6 +101,7 @@ public final class LoadRun {
         if (plan.warm() > 0) {
           phases.add(measured("warm", dir, fleet, server, adminPort, k, plan.warm()));
         }
+        RunResult.Steady steady = scenario.steady().isZero() ? null : steady(dir, fleet, server, adminPort);
         if (!hold.isZero()) {
           log.info("{}: holding {} clients for {}; dashboard at http://127.0.0.1:{}/, endpoint file {}",
               scenario.label(), fleet.size(), hold, adminPort, dir.resolve("endpoints.yaml"));
@@ -105,7 +109,7 @@ public final class LoadRun {
         }
         return new RunResult(scenario.target(), scenario.mode(), scenario.clients(), startMillis, startCpuMillis,
             stormMillis,
-            fleet.notReady(), heapPerClient, fleet.total(s -> s.errors.get()), phases);
+            fleet.notReady(), heapPerClient, fleet.total(s -> s.errors.get()), phases, steady, loadReports);
       }
     }
   }
@@ -142,6 +146,83 @@ public final class LoadRun {
     long serializations = serializationsBefore < 0 ? -1 : serializations(adminPort) - serializationsBefore;
     return new RunResult.Phase(name, changes, cpuPerChange, jitPerChange, databasePerChange, ownCpuPerChange,
         serializations);
+  }
+
+  /**
+   * Watches the connected fleet for {@code scenario.steady()} with nothing changing: the server's
+   * CPU over the window (which holds whole reporting intervals when it is a multiple of one; reports
+   * are spread over the interval by when each client's stream opened), then its heap after a GC.
+   */
+  private RunResult.Steady steady(Path dir, Fleet fleet, ServerProcess server, int adminPort)
+      throws InterruptedException {
+    log.info("{}: steady window of {}", scenario.label(), scenario.steady());
+    // Nothing is asked of the server during the window: a /metrics scrape reads the load figures of
+    // every cluster, which costs far more than the reports do (it is timed apart, below).
+    long sentBefore = fleet.reportsSent();
+    long cpuBefore = server.cpuMillis();
+    long jitBefore = server.jitCpuMillis();
+    long databaseBefore = ServerProcess.postgresCpuMillis(cluster(dir));
+    long ownBefore = ServerProcess.ownCpuMillis();
+    long started = System.nanoTime();
+    TimeUnit.MILLISECONDS.sleep(scenario.steady().toMillis());
+    double window = (System.nanoTime() - started) / 1e6;
+    long cpu = server.cpuMillis() - cpuBefore;
+    long jit = server.jitCpuMillis() - jitBefore;
+    long database = ServerProcess.postgresCpuMillis(cluster(dir)) - databaseBefore;
+    long own = ServerProcess.ownCpuMillis() - ownBefore;
+    long sent = fleet.reportsSent() - sentBefore;
+    String loadAverage = loadAverage();
+    long heap = server.heapAfterGc();
+    // After the heap: one scrape, timed, and the counters it carries (totals over the run).
+    long scrapeCpuBefore = server.cpuMillis() + ServerProcess.postgresCpuMillis(cluster(dir));
+    long scrapeStarted = System.nanoTime();
+    String metrics = metrics(adminPort);
+    double scrapeMillis = (System.nanoTime() - scrapeStarted) / 1e6;
+    long scrapeCpu = server.cpuMillis() + ServerProcess.postgresCpuMillis(cluster(dir)) - scrapeCpuBefore;
+    return new RunResult.Steady(window, cpu, jit, database, own, heap, sent, fleet.reportsSent(),
+        metrics == null ? -1 : metricSum(metrics, "signalbox_lrs_reports_total"),
+        metrics == null ? -1 : metricSum(metrics, "signalbox_lrs_refused_total"), fleet.reportErrors(),
+        loadAverage, scrapeMillis, scrapeCpu);
+  }
+
+  /** Signalbox's {@code /metrics}, or null (a baseline, or no answer within two minutes). */
+  private String metrics(int adminPort) {
+    if (!scenario.target().signalbox()) {
+      return null;
+    }
+    try {
+      HttpResponse<String> response = http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
+              .timeout(Duration.ofMinutes(2)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? response.body() : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** The 1, 5 and 15 minute load averages: the machine is shared, and the figures say how busy it was. */
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  /** The sum over a Prometheus text exposition's samples of {@code name} (any labels). */
+  static long metricSum(String exposition, String name) {
+    double sum = 0;
+    for (String line : exposition.split("\n")) {
+      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return Math.round(sum);
   }
 
   /**

@@ -31,6 +31,19 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--clients", defaultValue = "1000") int clients;
   @Option(names = "--clusters", defaultValue = "100") int clusters;
   @Option(names = "--endpoints", defaultValue = "10", description = "Endpoints per cluster.") int endpoints;
+  @Option(names = "--zones", defaultValue = "1",
+      description = "Zones the endpoints are spread over (a, b, ...): the localities clients report load for")
+  int zones;
+  @Option(names = "--load-reports", defaultValue = "off",
+      description = "off; on: every cluster has loadReporting: true and every client sends load reports as grpc-java "
+          + "does (Signalbox targets only); both: each target runs without them, then with them, and the steady "
+          + "windows are compared (needs --steady)")
+  String loadReports;
+  @Option(names = "--load-reporting-interval", defaultValue = "10s",
+      description = "xds.loadReportingInterval with --load-reports") String loadReportingInterval;
+  @Option(names = "--steady", defaultValue = "PT0S",
+      description = "After the changes, watch the connected fleet this long with nothing changing (ISO-8601): "
+          + "server CPU over the window, then its heap after a GC") Duration steady;
   @Option(names = "--changes", defaultValue = "20", description = "Changes measured as the warm phase") int changes;
   @Option(names = "--warmup-changes", defaultValue = "10",
       description = "Changes applied before the warm phase (after the cold one) and not measured") int warmupChanges;
@@ -89,9 +102,13 @@ public final class LoadTool implements Callable<Integer> {
     }
     List<Scenario.Target> order;
     ChangePlan plan;
+    Workload workload;
+    List<String> reporting;
     try {
       order = targets(targets);
       plan = new ChangePlan(coldAfter, coldChanges, warmupChanges, changes);
+      workload = new Workload(clusters, endpoints, zones);
+      reporting = loadReportSequence(loadReports, steady);
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       return 2;
@@ -105,25 +122,60 @@ public final class LoadTool implements Callable<Integer> {
           + " (build it: mvn -B -DskipTests package -Pcds; see docs/benchmarks.md, \"Class data sharing\")");
       return 1;
     }
-    Scenario scenario = new Scenario(order.get(0), mode, clients, new Workload(clusters, endpoints), plan, store,
+    Scenario scenario = new Scenario(order.get(0), mode, clients, workload, plan, store,
         debounce, fileQuietPeriod, options(serverJvmOpts), signalboxJvm.list(), options(baselineJvmOpts),
-        signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout);
+        signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout, null, steady);
     boolean clean = true;
     List<List<RunResult>> all = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
-      List<RunResult> results = new ArrayList<>();
-      for (Scenario.Target target : order) {
-        results.add(LoadRun.run(scenario.withTarget(target), target.signalbox() ? hold : Duration.ZERO));
+      for (String reports : reporting) {
+        Scenario variant = scenario.withLoadReports("on".equals(reports) ? loadReportingInterval : null);
+        List<RunResult> results = new ArrayList<>();
+        for (Scenario.Target target : order) {
+          results.add(LoadRun.run(variant.withTarget(target), target.signalbox() ? hold : Duration.ZERO));
+        }
+        String title = String.format(Locale.ROOT, "%d %s clients, %d clusters x %d endpoints, round %d of %d%s",
+            clients, mode.name().toLowerCase(Locale.ROOT), clusters, endpoints, round, rounds,
+            reporting.size() > 1 || variant.loadReports() ? ", load reports " + reports : "");
+        System.out.print(ResultTable.render(title, plan, results));
+        System.out.flush();
+        clean &= results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0
+            && r.reportErrors() == 0);
+        all.add(results);
       }
-      String title = String.format(Locale.ROOT, "%d %s clients, %d clusters x %d endpoints, round %d of %d", clients,
-          mode.name().toLowerCase(Locale.ROOT), clusters, endpoints, round, rounds);
-      System.out.print(ResultTable.render(title, plan, results));
-      System.out.flush();
-      clean &= results.stream().allMatch(r -> r.unconverged() == 0 && r.notReady() == 0 && r.errors() == 0);
-      all.add(results);
+      if (reporting.size() > 1) {
+        List<RunResult> without = all.get(all.size() - 2);
+        List<RunResult> with = all.get(all.size() - 1);
+        for (int t = 0; t < order.size(); t++) {
+          if (order.get(t).signalbox()) {
+            System.out.print(LoadReportCost.render(String.format(Locale.ROOT,
+                "load reports' cost, %s, %d clients x %d clusters x %d zones every %s, round %d of %d",
+                order.get(t).label(), clients, clusters, zones, loadReportingInterval, round, rounds),
+                without.get(t), with.get(t)));
+          }
+        }
+        System.out.flush();
+      }
     }
-    System.out.print(ResultTable.summary(all));
+    if (reporting.size() == 1) {
+      System.out.print(ResultTable.summary(all));
+    }
     return clean ? 0 : 1;
+  }
+
+  /** {@code --load-reports}'s runs per round, in order: off, on, or off then on. */
+  static List<String> loadReportSequence(String value, Duration steady) {
+    return switch (value) {
+      case "off" -> List.of("off");
+      case "on" -> List.of("on");
+      case "both" -> {
+        if (steady.isZero() || steady.isNegative()) {
+          throw new IllegalArgumentException("--load-reports both compares the steady windows: give --steady, e.g. PT60S");
+        }
+        yield List.of("off", "on");
+      }
+      default -> throw new IllegalArgumentException("--load-reports must be off, on or both, was '" + value + "'");
+    };
   }
 
   /** A JVM options string as arguments; blank is none. */

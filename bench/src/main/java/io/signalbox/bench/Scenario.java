@@ -25,6 +25,11 @@ import java.util.Objects;
  *     ({@link io.signalbox.controlplane.JvmSettings#RECOMMENDED})
  * @param baselineJvmOptions added for java-control-plane's targets: by default what measured best
  *     for them ({@code LoadTool.BASELINE_JVM_OPTIONS}, with the JVM's G1)
+ * @param loadReportingInterval when not null, every cluster has {@code loadReporting: true}, the
+ *     server tells clients this interval ({@code xds.loadReportingInterval}, e.g. {@code 10s}) and
+ *     every client sends load reports as grpc-java does; null: no client reports
+ * @param steady after the changes, how long the connected fleet is watched with nothing changing
+ *     (server CPU over that window, then its heap after a GC); zero for none
  */
 public record Scenario(
     Target target,
@@ -42,7 +47,22 @@ public record Scenario(
     Path cdsArchive,
     String benchClasspath,
     Path workDir,
-    Duration convergeTimeout) {
+    Duration convergeTimeout,
+    String loadReportingInterval,
+    Duration steady) {
+
+  /** The seed the simulated clients' load reports are drawn from: every run sends the same traffic. */
+  static final long LOAD_SEED = 30;
+
+  /** No load reports, no steady window. */
+  public Scenario(Target target, Fleet.Mode mode, int clients, Workload workload, ChangePlan plan, String store,
+      String debounce, String fileQuietPeriod, List<String> serverJvmOptions, List<String> signalboxJvmOptions,
+      List<String> baselineJvmOptions, Path signalboxJar, Path cdsArchive, String benchClasspath, Path workDir,
+      Duration convergeTimeout) {
+    this(target, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
+        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
+        null, Duration.ZERO);
+  }
 
   /** The control plane under test. */
   public enum Target {
@@ -75,6 +95,18 @@ public record Scenario(
     serverJvmOptions = List.copyOf(serverJvmOptions);
     signalboxJvmOptions = List.copyOf(signalboxJvmOptions);
     baselineJvmOptions = List.copyOf(baselineJvmOptions);
+    Objects.requireNonNull(steady, "steady");
+  }
+
+  boolean loadReports() {
+    return loadReportingInterval != null;
+  }
+
+  /** The same run with load reports every {@code interval}, or none ({@code null}). */
+  Scenario withLoadReports(String interval) {
+    return new Scenario(target, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
+        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
+        interval, steady);
   }
 
   /** All JVM options of {@link #target}'s server. */
@@ -86,10 +118,12 @@ public record Scenario(
 
   Scenario withTarget(Target other) {
     return new Scenario(other, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
-        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout);
+        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
+        loadReportingInterval, steady);
   }
 
   String label() {
-    return target.label() + "-" + mode.name().toLowerCase(java.util.Locale.ROOT) + "-" + clients;
+    return target.label() + "-" + mode.name().toLowerCase(java.util.Locale.ROOT) + "-" + clients
+        + (loadReports() ? "-lrs" : "");
   }
 }

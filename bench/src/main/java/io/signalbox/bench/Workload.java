@@ -15,13 +15,22 @@ import java.util.TreeMap;
  * change {@code k} sets the weight of one endpoint to {@code 2+k}, a value no earlier state had, so
  * a client can tell the new content from every older one.
  */
-public record Workload(int clusters, int endpoints) {
+public record Workload(int clusters, int endpoints, int zones) {
 
   public static final String LISTENER = "api";
   public static final String ROUTE_CONFIG = "api";
   static final int MAX_ENDPOINTS = 250;
+  static final int MAX_ZONES = 26;
+
+  /** Every endpoint in zone {@code a}: one locality per cluster. */
+  public Workload(int clusters, int endpoints) {
+    this(clusters, endpoints, 1);
+  }
 
   public Workload {
+    if (zones < 1 || zones > Math.min(MAX_ZONES, endpoints)) {
+      throw new IllegalArgumentException("zones must be 1.." + Math.min(MAX_ZONES, endpoints) + ", was " + zones);
+    }
     if (clusters < 1 || clusters > 50_000) {
       throw new IllegalArgumentException("clusters must be 1..50000, was " + clusters);
     }
@@ -54,6 +63,20 @@ public record Workload(int clusters, int endpoints) {
     return "127.0.0." + (1 + endpoint);
   }
 
+  /** Endpoint {@code j}'s zone: {@code a}, {@code b}, … round-robin over {@link #zones}. */
+  String zone(int endpoint) {
+    return String.valueOf((char) ('a' + endpoint % zones));
+  }
+
+  /** The zones in use, each a locality of every cluster's assignment (priority 0: the zone alone). */
+  List<String> zoneNames() {
+    List<String> out = new ArrayList<>(zones);
+    for (int z = 0; z < zones; z++) {
+      out.add(zone(z));
+    }
+    return out;
+  }
+
   static int port(int cluster) {
     return 10_000 + cluster;
   }
@@ -75,7 +98,7 @@ public record Workload(int clusters, int endpoints) {
       out.append("  ").append(clusterName(i)).append(":\n");
       for (int j = 0; j < endpoints; j++) {
         out.append("    - { address: ").append(address(j)).append(", port: ").append(port(i))
-            .append(", zone: a, weight: ").append(weights[i][j]).append(", state: READY }\n");
+            .append(", zone: ").append(zone(j)).append(", weight: ").append(weights[i][j]).append(", state: READY }\n");
       }
     }
     return out.toString();
@@ -91,7 +114,7 @@ public record Workload(int clusters, int endpoints) {
     for (int i = 0; i < clusters; i++) {
       List<EndpointSpec> list = new ArrayList<>(endpoints);
       for (int j = 0; j < endpoints; j++) {
-        list.add(new EndpointSpec(address(j), port(i), "a", weights[i][j], 0, EndpointState.READY,
+        list.add(new EndpointSpec(address(j), port(i), zone(j), weights[i][j], 0, EndpointState.READY,
             "file:endpoints.yaml"));
       }
       out.put(clusterName(i), list);
@@ -108,7 +131,7 @@ public record Workload(int clusters, int endpoints) {
       out.append("  \"").append(clusterName(i)).append("\": [\n");
       for (int j = 0; j < endpoints; j++) {
         out.append("    {\"address\": \"").append(address(j)).append("\", \"port\": ").append(port(i))
-            .append(", \"zone\": \"a\", \"weight\": ").append(weights[i][j]).append(", \"state\": \"READY\"}")
+            .append(", \"zone\": \"").append(zone(j)).append("\", \"weight\": ").append(weights[i][j]).append(", \"state\": \"READY\"}")
             .append(j + 1 < endpoints ? ",\n" : "\n");
       }
       out.append(i + 1 < clusters ? "  ],\n" : "  ]\n");
@@ -142,8 +165,23 @@ public record Workload(int clusters, int endpoints) {
 
   /** As above, with {@code sources.fileQuietPeriod}. */
   public String config(int xdsPort, int adminPort, String store, String debounce, String fileQuietPeriod) {
+    return config(xdsPort, adminPort, store, debounce, fileQuietPeriod, null);
+  }
+
+  /**
+   * As above; with a {@code loadReportingInterval} (e.g. {@code 10s}), every cluster has {@code
+   * loadReporting: true} (through {@code clusterDefaults}: the clusters come from the endpoint file),
+   * so its CDS names Signalbox as the LRS server, and that is the interval clients are told. The
+   * java-control-plane baselines read the same file and ignore both.
+   */
+  public String config(int xdsPort, int adminPort, String store, String debounce, String fileQuietPeriod,
+      String loadReportingInterval) {
+    String lrs = loadReportingInterval == null ? "" : """
+        clusterDefaults: { loadReporting: true }
+        """;
+    String interval = loadReportingInterval == null ? "" : ", loadReportingInterval: " + loadReportingInterval;
     return """
-        xds: { address: 127.0.0.1, port: %d }
+        xds: { address: 127.0.0.1, port: %d%s }
         admin: { address: 127.0.0.1, port: %d }
         store: { url: %s, dataDir: ./data }
         sources:
@@ -162,6 +200,6 @@ public record Workload(int clusters, int endpoints) {
                 routes:
                   - match: { prefix: "" }
                     cluster: %s
-        """.formatted(xdsPort, adminPort, store, fileQuietPeriod, debounce, LISTENER, ROUTE_CONFIG, ROUTE_CONFIG, clusterName(0));
+        %s""".formatted(xdsPort, interval, adminPort, store, fileQuietPeriod, debounce, LISTENER, ROUTE_CONFIG, ROUTE_CONFIG, clusterName(0), lrs);
   }
 }

@@ -49,6 +49,19 @@ class LoadToolOptionsTest {
   }
 
   @Test
+  void refusesComparingLoadReportsWithoutASteadyWindow() {
+    assertThat(load("--load-reports", "both")).isEqualTo(new Outcome(2,
+        "--load-reports both compares the steady windows: give --steady, e.g. PT60S"));
+    assertThat(load("--load-reports", "yes")).isEqualTo(new Outcome(2,
+        "--load-reports must be off, on or both, was 'yes'"));
+  }
+
+  @Test
+  void refusesMoreZonesThanEndpoints() {
+    assertThat(load("--endpoints", "2", "--zones", "3")).isEqualTo(new Outcome(2, "zones must be 1..2, was 3"));
+  }
+
+  @Test
   void refusesTheCdsTargetWithoutAnArchiveBeforeRunningAnyTarget() throws Exception {
     Path jar = Files.createFile(dir.resolve("signalbox.jar"));
     Path archive = dir.resolve("signalbox.jsa");
