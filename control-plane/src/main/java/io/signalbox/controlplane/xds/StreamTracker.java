@@ -48,6 +48,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       new java.util.EnumMap<>(DrainingAs.class);
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
+  private final ReleaseIndex index;
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this(clock, waves, ClientKinds.NONE, releasedTo, meters);
@@ -56,6 +57,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
   StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this.kinds = kinds;
+    this.index = new ReleaseIndex(waves.count());
     for (DrainingAs as : DrainingAs.values()) {
       if (as != DrainingAs.DRAINING) {
         variants.put(as, new AssignmentVariants(as));
@@ -73,6 +75,16 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   ClientKinds kinds() {
     return kinds;
+  }
+
+  /** Which streams a release concerns; {@link SnapshotWatcher} asks it. */
+  ReleaseIndex index() {
+    return index;
+  }
+
+  /** Every stream's status may have moved (a release settled): the fleet's client list is rebuilt. */
+  void statusesMoved() {
+    changes.incrementAndGet();
   }
 
   Collection<XdsStream> streams() {
@@ -115,6 +127,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     members.incrementAndGet();
     changes.incrementAndGet();
     if (s != null) {
+      s.unindex();
       log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
     }
   }
@@ -168,7 +181,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   }
 
   private void answer(XdsStream stream, Subscription sub, String nonce, String errorMessage) {
-    Subscription.Pending p = sub.pending;
+    PendingResponse p = sub.pending;
     if (p == null || !nonce.equals(p.nonce)) {
       return;
     }
@@ -229,7 +242,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       return existing;
     }
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
-        node -> variants.get(kinds.drainingAs(node)));
+        node -> variants.get(kinds.drainingAs(node)), index);
     XdsStream raced = streams.putIfAbsent(streamId, created);
     if (raced != null) {
       return raced;
