@@ -25,7 +25,12 @@ import java.util.TreeSet;
  * resource is offered at its snapshot version unless this client rejected exactly that version, in
  * which case it keeps the version it holds: a NACKed version is never re-sent to that client
  * (java-control-plane's SimpleCache re-sends it in a tight loop). What the client asks for, the
- * names and whether it is a wildcard, is {@link SubscribedNames}.
+ * names and whether it is a wildcard, is {@link SubscribedNames}; what it refused is
+ * {@link StandingNacks}; the response it has not answered is a {@link PendingResponse}.
+ *
+ * <p>Over ~400 lines for a reason: {@link #next} and its fast path, {@link #ack}, {@link #nack} and
+ * {@link #settledAt} read and move one shared state (sent, held, clean epoch, pending); split apart
+ * they would each need the others' fields.
  */
 final class Subscription {
 

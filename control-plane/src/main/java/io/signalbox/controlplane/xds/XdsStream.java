@@ -176,7 +176,9 @@ final class XdsStream {
       }
     }
     visitedEpoch = to.epoch();
-    invalidate();
+    // Not invalidate(): the release that settled `to` already counted this as a fleet change, and a
+    // status walk carrying every stream must not make the walk it is part of stale.
+    statusStale = true;
     if (all && to.epoch() > convergedEpoch) {
       convergedEpoch = to.epoch();
       lastConvergence = java.time.Duration.between(to.createdAt(), to.releasedAt());
