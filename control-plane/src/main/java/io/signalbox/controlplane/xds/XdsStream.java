@@ -57,14 +57,8 @@ final class XdsStream {
   /**
    * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
    *     null for the snapshot's own; asked once, for the stream's first node
+   * @param index where this stream files its subscriptions, and reads what unconcerned releases settled
    */
-  XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
-      java.util.concurrent.atomic.AtomicLong fleetChanges,
-      java.util.function.Function<Node, AssignmentVariants> variantsFor) {
-    this(id, delta, connectedAt, waves, fleetChanges, variantsFor, new ReleaseIndex(waves.count()));
-  }
-
-  /** @param index where this stream files its subscriptions, and reads what unconcerned releases settled */
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
       java.util.concurrent.atomic.AtomicLong fleetChanges,
       java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index) {
