@@ -10,6 +10,7 @@ import io.envoyproxy.controlplane.cache.XdsRequest;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ final class SnapshotWatcher implements ConfigWatcher {
   private final Clock clock;
   // The snapshot released to each wave; replaced whole (copy on write) under `this`.
   private volatile Snapshot[] released;
+  // Held for a whole release, so each release starts from the settled previous one.
+  private final Object releasing = new Object();
 
   SnapshotWatcher(StreamTracker tracker, Clock clock, int waves) {
     this.tracker = tracker;
@@ -58,26 +61,54 @@ final class SnapshotWatcher implements ConfigWatcher {
   /**
    * Makes {@code snapshot} current for one wave and answers every open watch of that wave's
    * streams it changes. A wave never moves to an older or equal epoch.
+   *
+   * <p>A release whose parent is the wave's previous one, with its changes known per name, flushes
+   * only the streams it concerns ({@link ReleaseIndex#concerned}); every other stream holds it
+   * without being visited, once the release is settled (see {@code XdsStream.carry}). Any other
+   * release flushes every stream of the wave. Releases run one at a time, so each starts from the
+   * settled previous one.
    */
   void release(int wave, Snapshot snapshot) {
-    synchronized (this) {
-      Snapshot previous = released[wave];
-      if (previous != null && snapshot.epoch() <= previous.epoch()) {
-        if (snapshot.epoch() == previous.epoch()) {
-          return;
+    synchronized (releasing) {
+      Snapshot previous;
+      synchronized (this) {
+        previous = released[wave];
+        if (previous != null && snapshot.epoch() <= previous.epoch()) {
+          if (snapshot.epoch() == previous.epoch()) {
+            return;
+          }
+          throw new IllegalArgumentException("epoch " + snapshot.epoch() + " is not newer than epoch "
+              + previous.epoch() + " already released to wave " + wave);
         }
-        throw new IllegalArgumentException("epoch " + snapshot.epoch() + " is not newer than epoch "
-            + previous.epoch() + " already released to wave " + wave);
+        Snapshot[] next = released.clone();
+        next[wave] = snapshot;
+        released = next;
       }
-      Snapshot[] next = released.clone();
-      next[wave] = snapshot;
-      released = next;
+      Instant at = clock.instant();
+      ReleaseIndex index = tracker.index();
+      ReleaseIndex.Settled before = index.settled(wave);
+      boolean incremental = previous != null && before != null && before.epoch() == previous.epoch()
+          && snapshot.parentEpoch() == previous.epoch() && changesKnown(snapshot);
+      for (XdsStream stream : incremental ? index.concerned(snapshot) : tracker.streams()) {
+        if (stream.wave() == wave) {
+          index.visited();
+          stream.flush(snapshot, clock.instant());
+        }
+      }
+      index.settle(wave, new ReleaseIndex.Settled(snapshot.epoch(), snapshot.createdAt(), at,
+          incremental ? before.chainStart() : snapshot.epoch()));
+      tracker.statusesMoved();
     }
-    for (XdsStream stream : tracker.streams()) {
-      if (stream.wave() == wave) {
-        stream.flush(snapshot, clock.instant());
+  }
+
+  /** Whether {@code snapshot} says, for every type, which names changed since its parent. */
+  private static boolean changesKnown(Snapshot snapshot) {
+    for (XdsType type : XdsType.values()) {
+      if (snapshot.resources(type).changedSinceParent() == null) {
+        return false;
       }
     }
+    return true;
   }
 
   /**

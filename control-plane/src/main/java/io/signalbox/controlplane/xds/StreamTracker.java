@@ -47,6 +47,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Map<AssignmentVariants.Shape, AssignmentVariants> variants = new java.util.HashMap<>();
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
+  private final ReleaseIndex index;
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this(clock, waves, ClientKinds.NONE, releasedTo, meters);
@@ -55,6 +56,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
   StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this.kinds = kinds;
+    this.index = new ReleaseIndex(waves.count());
     for (AssignmentVariants.Shape shape : AssignmentVariants.Shape.variants()) {
       variants.put(shape, new AssignmentVariants(shape));
     }
@@ -70,6 +72,16 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   ClientKinds kinds() {
     return kinds;
+  }
+
+  /** Which streams a release concerns; {@link SnapshotWatcher} asks it. */
+  ReleaseIndex index() {
+    return index;
+  }
+
+  /** Every stream's status may have moved (a release settled): the fleet's client list is rebuilt. */
+  void statusesMoved() {
+    changes.incrementAndGet();
   }
 
   Collection<XdsStream> streams() {
@@ -112,6 +124,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     members.incrementAndGet();
     changes.incrementAndGet();
     if (s != null) {
+      s.unindex();
       log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
     }
   }
@@ -165,7 +178,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   }
 
   private void answer(XdsStream stream, Subscription sub, String nonce, String errorMessage) {
-    Subscription.Pending p = sub.pending;
+    PendingResponse p = sub.pending;
     if (p == null || !nonce.equals(p.nonce)) {
       return;
     }
@@ -226,7 +239,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       return existing;
     }
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
-        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))));
+        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index);
     XdsStream raced = streams.putIfAbsent(streamId, created);
     if (raced != null) {
       return raced;

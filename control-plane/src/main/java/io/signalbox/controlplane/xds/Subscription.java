@@ -25,33 +25,14 @@ import java.util.TreeSet;
  * resource is offered at its snapshot version unless this client rejected exactly that version, in
  * which case it keeps the version it holds: a NACKed version is never re-sent to that client
  * (java-control-plane's SimpleCache re-sends it in a tight loop). What the client asks for, the
- * names and whether it is a wildcard, is {@link SubscribedNames}.
+ * names and whether it is a wildcard, is {@link SubscribedNames}; what it refused is
+ * {@link StandingNacks}; the response it has not answered is a {@link PendingResponse}.
+ *
+ * <p>Over ~400 lines for a reason: {@link #next} and its fast path, {@link #ack}, {@link #nack} and
+ * {@link #settledAt} read and move one shared state (sent, held, clean epoch, pending); split apart
+ * they would each need the others' fields.
  */
 final class Subscription {
-
-  /** A response computed for this subscription and not yet answered by the client. */
-  static final class Pending {
-    final long epoch;
-    final String version;
-    final Map<String, XdsResource> resources;
-    final List<String> removed;
-    final Instant at;
-    // Whether accepting this response means holding exactly what `epoch` gives this client: false
-    // when some resource is offered at the version the client holds because it refused the
-    // snapshot's version (a standing NACK). Accepting such an offer is not holding the epoch.
-    final boolean exact;
-    String nonce;
-
-    Pending(long epoch, String version, Map<String, XdsResource> resources, List<String> removed, Instant at,
-        boolean exact) {
-      this.epoch = epoch;
-      this.version = version;
-      this.resources = resources;
-      this.removed = removed;
-      this.at = at;
-      this.exact = exact;
-    }
-  }
 
   /** A response to send: resources in name order, names removed (delta only), and its version. */
   record Outgoing(String version, Collection<XdsResource> resources, List<String> removed) {}
@@ -62,24 +43,19 @@ final class Subscription {
   private final SubscribedNames subscribed;
   // `sent` and `held` of the description above, stored once.
   private final SentAndHeld sh = new SentAndHeld();
-  private final Map<String, String> rejected = new HashMap<>();
-  // Of the names offered from the current snapshot, those whose snapshot version this client
-  // rejected (name -> that version): its standing NACKs. While one stands, the client is offered
-  // what it holds instead, and it does not hold the snapshot's epoch, whatever it ACKs.
-  private final Map<String, String> refusing = new TreeMap<>();
-  // Names of a NACKed response, and the snapshot it came from: the next newer epoch re-sends them
-  // even if the client already holds that version, so the client ACKs the new epoch and its
-  // acked version says where it is (a rollback restores what it still holds).
-  private final Set<String> resync = new HashSet<>();
-  private long resyncAfterEpoch;
+  // Its refusals: versions NACKed, standing NACKs, re-sends owed after a NACK.
+  private final StandingNacks nacked = new StandingNacks();
   private boolean everResponded;
+  // Delta only: holds a name it no longer asks for (told at reconnect, or kept when its wildcard
+  // ended), so a change of any name of the type may concern it.
+  private boolean holdsUnasked;
   // The snapshot epoch at which this subscription was known to have nothing left to send, and no
   // response in flight; -1 when not. While not dirty, the next snapshot only needs a look at what
   // changed since its parent (if its parent is this epoch), not at everything subscribed.
   private long cleanEpoch = -1;
   private boolean dirty = true;
   private int adjusted;
-  Pending pending;
+  PendingResponse pending;
   String lastNonce = "";
   // What the stream last reported of this type; reused while it still describes this subscription.
   TypeStatus reported;
@@ -132,6 +108,37 @@ final class Subscription {
   /** Whether a resource the client holds names {@code child} among its references. */
   boolean holdsReferenceTo(String child) {
     return sh.anyHeldReferences(child);
+  }
+
+  /**
+   * The group {@link ReleaseIndex} files this subscription in: the names it asks for, or every name
+   * when it is a wildcard or holds a name it no longer asks for (a change of that name concerns it).
+   */
+  Set<String> indexedAs() {
+    return subscribed.wildcard() || holdsUnasked ? ReleaseIndex.EVERY_NAME : subscribed.names();
+  }
+
+  /** Whether every newer epoch, whatever it changed, owes this client a re-send (after its NACK). */
+  boolean resyncOwed() {
+    return nacked.resyncOwed();
+  }
+
+  /**
+   * Whether, flushed at {@code epoch}, this subscription was left holding it with nothing to send:
+   * then a newer epoch that changes nothing it asks for or holds leaves it holding that one too.
+   */
+  boolean settledAt(long epoch) {
+    return !dirty && pending == null && cleanEpoch == epoch && syncedEpoch == epoch && !nacked.resyncOwed()
+        && !nacked.refusingAny();
+  }
+
+  /**
+   * A newer epoch changed nothing this {@link #settledAt settled} subscription asks for or holds: it
+   * holds that one, as if flushed with it (which would have found nothing to send).
+   */
+  void carryTo(long epoch) {
+    cleanEpoch = epoch;
+    syncedEpoch = epoch;
   }
 
   /** Something outside the snapshot changed what this client should get: recompute in full next time. */
@@ -201,17 +208,28 @@ final class Subscription {
         sh.send(name, claimed);
         sh.hold(name, claimed);
       });
+      noteUnasked();
     }
     if (subscribe.isEmpty() && unsubscribe.isEmpty()) {
       // An ACK: the subscription stands.
       return;
     }
     subscribed.changeDelta(subscribe, unsubscribe, sh::forget);
+    noteUnasked();
+  }
+
+  private void noteUnasked() {
+    holdsUnasked = false;
+    if (!subscribed.wildcard()) {
+      for (String name : sh.heldNames()) {
+        holdsUnasked |= !subscribed.names().contains(name);
+      }
+    }
   }
 
   /** The client accepted {@link #pending}. */
   void ack(Instant now) {
-    Pending p = pending;
+    PendingResponse p = pending;
     pending = null;
     if (type.fullStateInSotw() && !delta) {
       sh.holdExactly(p.resources);
@@ -220,7 +238,7 @@ final class Subscription {
       p.removed.forEach(sh::unhold);
     }
     ackedVersion = p.version;
-    ackedEpoch = versionEpoch(p.version);
+    ackedEpoch = PendingResponse.versionEpoch(p.version);
     ackedAt = now;
     if (p.exact) {
       syncedEpoch = Math.max(syncedEpoch, p.epoch);
@@ -234,20 +252,12 @@ final class Subscription {
    * hold at that version is remembered as rejected; what the client holds is what it had before.
    */
   void nack(String message, Instant now) {
-    Pending p = pending;
+    PendingResponse p = pending;
     pending = null;
-    Map<String, String> culprits = new TreeMap<>();
-    for (XdsResource r : p.resources.values()) {
-      XdsResource h = sh.held(r.name());
-      if (h == null || !h.version().equals(r.version())) {
-        rejected.put(r.name(), r.version());
-        culprits.put(r.name(), r.version());
-      }
-    }
+    Map<String, String> culprits = nacked.rejectAll(p.resources.values(), sh::held);
     sh.sendHeld();
-    resync.addAll(p.resources.keySet());
-    resyncAfterEpoch = p.epoch;
-    lastNack = new NackStatus(versionEpoch(p.version), p.epoch, message, now, culprits);
+    nacked.resyncAfter(p.epoch, p.resources.keySet());
+    lastNack = new NackStatus(PendingResponse.versionEpoch(p.version), p.epoch, message, now, culprits);
     dirty = true;
     nacks++;
   }
@@ -262,12 +272,12 @@ final class Subscription {
    */
   Outgoing next(Snapshot snapshot, Subscription parentHeld, Instant now) {
     TypeResources current = offered(snapshot);
-    if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && resync.isEmpty()) {
+    if (!dirty && pending == null && cleanEpoch == snapshot.epoch() && !nacked.resyncOwed()) {
       // Already answered everything of this very snapshot (the usual case when an ACK arrives).
       return null;
     }
     if (!dirty && pending == null && cleanEpoch >= 0 && cleanEpoch == snapshot.parentEpoch()
-        && current.changedSinceParent() != null && resync.isEmpty()) {
+        && current.changedSinceParent() != null && !nacked.resyncOwed()) {
       Set<String> changed = current.changedSinceParent();
       if (!anyRelevant(changed)) {
         return synced(snapshot);
@@ -284,21 +294,11 @@ final class Subscription {
     }
     Map<String, XdsResource> target = new TreeMap<>();
     boolean adjustedOffer = false;
-    refusing.clear();
+    nacked.forgetRefusing();
     for (String name : desired) {
-      XdsResource r = current.get(name);
-      if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, snapshotVersion(snapshot, name, r));
-        r = sh.held(name);
-        adjustedOffer = true;
-      }
-      if (r == null) {
-        XdsResource h = sh.held(name);
-        if (h != null && isReferenced(name, parentHeld)) {
-          r = h;
-          adjustedOffer = true;
-        }
-      }
+      XdsResource snap = current.get(name);
+      XdsResource r = offer(snapshot, name, snap, parentHeld);
+      adjustedOffer |= r != snap;
       if (r != null) {
         target.put(name, r);
       }
@@ -306,7 +306,7 @@ final class Subscription {
 
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
     List<String> removed = new ArrayList<>();
-    boolean resyncing = !resync.isEmpty() && snapshot.epoch() > resyncAfterEpoch;
+    boolean resyncing = nacked.resyncingAt(snapshot.epoch());
     if (!delta && type.fullStateInSotw()) {
       if (everResponded && sameVersions(target, sh.sent()) && !resyncing) {
         return synced(snapshot);
@@ -315,7 +315,7 @@ final class Subscription {
     } else {
       target.forEach((name, r) -> {
         XdsResource s = sh.sent(name);
-        if (s == null || !s.version().equals(r.version()) || resyncing && resync.contains(name)) {
+        if (s == null || !s.version().equals(r.version()) || resyncing && nacked.resyncs(name)) {
           toSend.put(name, r);
         }
       });
@@ -333,7 +333,7 @@ final class Subscription {
     }
 
     if (resyncing) {
-      resync.clear();
+      nacked.resynced();
     }
     return respond(snapshot, current, toSend, removed, adjustedOffer, now);
   }
@@ -353,9 +353,9 @@ final class Subscription {
     removed.forEach(sh::unsend);
     everResponded = true;
     cleanEpoch = -1;
-    pending = new Pending(snapshot.epoch(), version, toSend, removed, now, refusing.isEmpty());
+    pending = new PendingResponse(snapshot.epoch(), version, toSend, removed, now, !nacked.refusingAny());
     sentVersion = version;
-    sentEpoch = versionEpoch(version);
+    sentEpoch = PendingResponse.versionEpoch(version);
     sentAt = now;
     responses++;
     for (XdsResource r : toSend.values()) {
@@ -366,7 +366,7 @@ final class Subscription {
 
   private Outgoing synced(Snapshot snapshot) {
     if (pending == null && sh.heldIsSent()) {
-      if (refusing.isEmpty()) {
+      if (!nacked.refusingAny()) {
         syncedEpoch = Math.max(syncedEpoch, snapshot.epoch());
       }
       cleanEpoch = snapshot.epoch();
@@ -379,12 +379,12 @@ final class Subscription {
    * refused, for every name it is offered. Empty when it holds what the snapshot gives it.
    */
   Map<String, String> refusing() {
-    return refusing.isEmpty() ? Map.of() : Map.copyOf(refusing);
+    return nacked.refusing();
   }
 
   /** Whether {@link #refusing()} would equal {@code other}, without copying. */
   boolean refusingEquals(Map<String, String> other) {
-    return refusing.equals(other);
+    return nacked.refusingEquals(other);
   }
 
   /** What this client is offered of {@code snapshot}: its resources of this type, or their variants. */
@@ -438,20 +438,10 @@ final class Subscription {
         continue;
       }
       boolean wanted = subscribed.asksFor(name);
-      XdsResource r = wanted ? current.get(name) : null;
-      refusing.remove(name);
-      if (r != null && r.version().equals(rejected.get(name))) {
-        refusing.put(name, snapshotVersion(snapshot, name, r));
-        r = sh.held(name);
-        adjustedOffer = true;
-      }
-      if (r == null && wanted) {
-        XdsResource h = sh.held(name);
-        if (h != null && isReferenced(name, parentHeld)) {
-          r = h;
-          adjustedOffer = true;
-        }
-      }
+      XdsResource snap = wanted ? current.get(name) : null;
+      nacked.stopRefusing(name);
+      XdsResource r = wanted ? offer(snapshot, name, snap, parentHeld) : null;
+      adjustedOffer |= r != snap;
       XdsResource s = sh.sent(name);
       if (r != null && (s == null || !s.version().equals(r.version()))) {
         toSend.put(name, r);
@@ -463,6 +453,23 @@ final class Subscription {
       return synced(snapshot);
     }
     return respond(snapshot, current, toSend, removed, adjustedOffer, now);
+  }
+
+  /**
+   * What this client is offered of {@code name}, whose snapshot resource is {@code r} (null: none):
+   * {@code r}, unless the client refused exactly that version (then what it holds, a standing NACK)
+   * or the snapshot dropped a resource it holds that its parent type still names (make-before-break).
+   */
+  private XdsResource offer(Snapshot snapshot, String name, XdsResource r, Subscription parentHeld) {
+    if (r != null && nacked.rejects(name, r.version())) {
+      nacked.refuse(name, snapshotVersion(snapshot, name, r));
+      return sh.held(name);
+    }
+    if (r == null) {
+      XdsResource h = sh.held(name);
+      return h != null && isReferenced(name, parentHeld) ? h : null;
+    }
+    return r;
   }
 
   /** @param parentHeld the client's subscription of the parent type; null if it has none */
@@ -483,16 +490,7 @@ final class Subscription {
     return true;
   }
 
-  /** The epoch a version string names: {@code "42"} and {@code "42.3"} both name epoch 42. */
-  static long versionEpoch(String version) {
-    int end = 0;
-    while (end < version.length() && Character.isDigit(version.charAt(end))) {
-      end++;
-    }
-    return end == 0 ? 0 : Long.parseLong(version.substring(0, end));
-  }
-
   Set<String> rejectedNames() {
-    return new HashSet<>(rejected.keySet());
+    return nacked.rejectedNames();
   }
 }

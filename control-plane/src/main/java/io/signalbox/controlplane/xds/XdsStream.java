@@ -46,14 +46,23 @@ final class XdsStream {
   private boolean statusStale = true;
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
+  private final ReleaseIndex index;
+  // The epoch this stream was last flushed with, or carried to (see carry()); -1 before the first.
+  private long visitedEpoch = -1;
+  // Each type's group in the index (ReleaseIndex#register), by XdsType ordinal; null: none.
+  private final java.util.Set<?>[] indexedAs = new java.util.Set<?>[TYPES];
+  private boolean indexedAlways;
+  private boolean unindexed;
 
   /**
    * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
    *     null for the snapshot's own; asked once, for the stream's first node
+   * @param index where this stream files its subscriptions, and reads what unconcerned releases settled
    */
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
       java.util.concurrent.atomic.AtomicLong fleetChanges,
-      java.util.function.Function<Node, AssignmentVariants> variantsFor) {
+      java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index) {
+    this.index = index;
     this.variantsFor = variantsFor;
     this.fleetChanges = fleetChanges;
     this.id = id;
@@ -129,12 +138,93 @@ final class XdsStream {
    * client learns about a cluster before a route that names it.
    */
   synchronized void flush(Snapshot snapshot, Instant now) {
+    carry();
     invalidate();
     try {
       flushTypes(snapshot, now);
     } finally {
       noteConvergence(snapshot, now);
+      visitedEpoch = Math.max(visitedEpoch, snapshot.epoch());
+      reindex();
     }
+  }
+
+  /**
+   * Brings this stream to its wave's newest settled release if no release since its last flush
+   * concerned it: each subscription settled at that flush holds the newer epoch too, and the client
+   * converged on it when it was released (what a flush then would have recorded, found nothing to
+   * send, and cost every unconcerned stream of the fleet). Called with the lock held, before
+   * anything reads or changes the subscriptions.
+   */
+  private void carry() {
+    ReleaseIndex.Settled to = index.settled(wave);
+    if (to == null || to.epoch() <= visitedEpoch || visitedEpoch < to.chainStart() || subscriptions.isEmpty()) {
+      return;
+    }
+    boolean all = true;
+    for (Subscription s : subscriptions.values()) {
+      if (s.settledAt(visitedEpoch) && watching(s.type)) {
+        s.carryTo(to.epoch());
+      } else {
+        all = false;
+      }
+    }
+    visitedEpoch = to.epoch();
+    // Not invalidate(): the release that settled `to` already counted this as a fleet change, and a
+    // status walk carrying every stream must not make the walk it is part of stale.
+    statusStale = true;
+    if (all && to.epoch() > convergedEpoch) {
+      convergedEpoch = to.epoch();
+      lastConvergence = java.time.Duration.between(to.createdAt(), to.releasedAt());
+    }
+  }
+
+  /** Whether a watch of {@code type} is open: a flush answers only those. */
+  private boolean watching(XdsType type) {
+    if (delta) {
+      DeltaWatch w = deltaWatches.get(type);
+      return w != null && !w.isCancelled();
+    }
+    Watch w = sotwWatches.get(type);
+    return w != null && !w.isCancelled();
+  }
+
+  /** Files each subscription where the index will find it; costs nothing while none changed. */
+  private void reindex() {
+    if (unindexed) {
+      return;
+    }
+    boolean always = false;
+    for (Subscription s : subscriptions.values()) {
+      java.util.Set<String> now = s.indexedAs();
+      int i = s.type.ordinal();
+      if (indexedAs[i] != now) {
+        @SuppressWarnings("unchecked")
+        java.util.Set<String> was = (java.util.Set<String>) indexedAs[i];
+        index.register(this, s.type, was, now);
+        indexedAs[i] = now;
+      }
+      always |= s.resyncOwed();
+    }
+    if (always != indexedAlways) {
+      index.always(this, always);
+      indexedAlways = always;
+    }
+  }
+
+  /** The stream closed: the index forgets it. */
+  synchronized void unindex() {
+    for (XdsType t : XdsType.values()) {
+      @SuppressWarnings("unchecked")
+      java.util.Set<String> was = (java.util.Set<String>) indexedAs[t.ordinal()];
+      if (was != null) {
+        index.register(this, t, was, null);
+        indexedAs[t.ordinal()] = null;
+      }
+    }
+    index.always(this, false);
+    indexedAlways = false;
+    unindexed = true;
   }
 
   /**
@@ -221,6 +311,7 @@ final class XdsStream {
   }
 
   synchronized ClientStatus status() {
+    carry();
     if (!statusStale) {
       return status;
     }

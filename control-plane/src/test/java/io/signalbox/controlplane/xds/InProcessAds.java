@@ -132,6 +132,11 @@ public final class InProcessAds implements XdsServer {
     }
   }
 
+  /** Streams flushed by releases so far: what one release cost in streams visited. */
+  long releaseVisits() {
+    return tracker.index().visits();
+  }
+
   @Override
   public int port() {
     return 0;
