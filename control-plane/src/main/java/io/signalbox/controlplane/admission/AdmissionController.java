@@ -26,8 +26,6 @@ import java.time.Instant;
  */
 public final class AdmissionController {
 
-  /** The category clients name in "Dropped: ..." and in their load reports. */
-  public static final String CATEGORY = "signalbox_overload";
   public static final int MILLION = 1_000_000;
   /** d* is rounded up to this (0.1 %): a drop moves by visible amounts, and never admits over the limit. */
   public static final int ROUNDING_PER_MILLION = 1_000;
