@@ -77,7 +77,8 @@ public final class ClientSupport {
     row(ClientSetting.PRIORITIES, applied("fails over when a priority has no usable endpoint"),
         applied("fails over when a priority has no usable endpoint"), unknown(""), applied("overprovisioning factor"));
     row(ClientSetting.OUTLIER_DETECTION, applied(""), applied(""), unknown(""), applied(""));
-    row(ClientSetting.DROP_OVERLOADS, applied(""), applied(""), unknown(""), applied(""));
+    row(ClientSetting.DROP_OVERLOADS, applied("every category, in order"), applied("every category, in order"),
+        unknown(""), applied("one category: Signalbox sends it the largest"));
     row(ClientSetting.DNS_ENDPOINTS, unknown(""), rejected("NACKs the assignment"), unknown(""),
         rejected("EDS takes IP addresses only"));
     row(ClientSetting.DRAINING, applied("no new work"), applied("no new work"),
@@ -85,6 +86,16 @@ public final class ClientSupport {
   }
 
   private ClientSupport() {}
+
+  /**
+   * Whether {@code kind} honours only one EDS {@code drop_overloads} category. Envoy refuses an
+   * assignment with more (its EDS update fails: it supports one category), so Signalbox sends such clients
+   * one ({@link DropRules#largest}) and warns that it did; grpc-java and grpc-js apply every
+   * category in order.
+   */
+  public static boolean honoursOneDropCategory(ClientKind kind) {
+    return kind == ENVOY;
+  }
 
   /** The cell of {@code kind} for {@code setting}; every pair has one. */
   public static Cell of(ClientKind kind, ClientSetting setting) {

@@ -30,6 +30,8 @@ public final class ClientSupportRules {
 
   public static final String REJECTED = "client.rejected";
   public static final String IGNORED = "client.ignored";
+  /** A setting a client kind is sent less of than the others, on purpose (Envoy's one drop category). */
+  public static final String REDUCED = "client.reduced";
 
   private static final String WRR_EXTENSION = "client_side_weighted_round_robin";
 
@@ -71,6 +73,7 @@ public final class ClientSupportRules {
     for (ClusterLoadAssignment cla : served.assignments()) {
       Cluster cluster = byAssignment.get(cla.getClusterName());
       warn("endpoints of cluster '" + cla.getClusterName() + "'", used(cla, cluster), connected, out);
+      reducedDrops(cla, connected, out);
     }
     for (RouteConfiguration config : served.routeConfigs()) {
       Set<ClientSetting> used = EnumSet.noneOf(ClientSetting.class);
@@ -87,6 +90,34 @@ public final class ClientSupportRules {
       warn("route config '" + config.getName() + "'", used, connected, out);
     }
     return out;
+  }
+
+  /**
+   * Says that the clients honouring one drop category get only the largest: the shares the fleet
+   * applies then differ by client kind, which an operator reading the drop would not guess.
+   */
+  private static void reducedDrops(ClusterLoadAssignment cla, Map<ClientKind, Integer> connected, List<Violation> out) {
+    int categories = cla.getPolicy().getDropOverloadsCount();
+    if (categories <= 1) {
+      return;
+    }
+    Map<ClientKind, Integer> reduced = new LinkedHashMap<>();
+    for (ClientKind kind : ClientKind.values()) {
+      int n = connected.getOrDefault(kind, 0);
+      if (n > 0 && ClientSupport.honoursOneDropCategory(kind)) {
+        reduced.put(kind, n);
+      }
+    }
+    if (reduced.isEmpty()) {
+      return;
+    }
+    ClusterLoadAssignment.Policy.DropOverload kept = DropRules.largest(cla.getPolicy()).orElseThrow();
+    int n = reduced.values().stream().mapToInt(Integer::intValue).sum();
+    out.add(Violation.warning(REDUCED, "", "endpoints of cluster '" + cla.getClusterName() + "'",
+        ClientSetting.DROP_OVERLOADS.label() + ": " + clients(reduced) + (n == 1 ? " honours" : " honour")
+            + " one category: " + (n == 1 ? "it is" : "they are") + " sent '" + kept.getCategory() + "' at "
+            + DropRules.percent((int) DropRules.perMillion(kept.getDropPercentage())) + "% alone, not the "
+            + categories + " categories the other clients apply in order"));
   }
 
   static ClientSetting lbPolicy(Cluster c) {

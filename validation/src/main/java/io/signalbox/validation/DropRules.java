@@ -1,6 +1,9 @@
 package io.signalbox.validation;
 
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import java.math.BigDecimal;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -68,5 +71,31 @@ public final class DropRules {
   /** {@code perMillion} as the percentage an operator typed: 500000 -> "50", 1 -> "0.0001". */
   public static String percent(int perMillion) {
     return BigDecimal.valueOf(perMillion).movePointLeft(4).stripTrailingZeros().toPlainString();
+  }
+
+  /**
+   * The category a client that honours only one is sent (Envoy NACKs an assignment with more than
+   * one, issue 31): the largest share, the first of equal ones. Sending the largest keeps the drop
+   * such a client applies the closest to what the others apply, and never above what any one
+   * category asks; empty when the policy has no drop.
+   */
+  public static Optional<ClusterLoadAssignment.Policy.DropOverload> largest(ClusterLoadAssignment.Policy policy) {
+    ClusterLoadAssignment.Policy.DropOverload best = null;
+    for (ClusterLoadAssignment.Policy.DropOverload d : policy.getDropOverloadsList()) {
+      if (best == null || perMillion(d.getDropPercentage()) > perMillion(best.getDropPercentage())) {
+        best = d;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** A share as parts per million, whatever its denominator. */
+  public static long perMillion(FractionalPercent share) {
+    long n = share.getNumerator();
+    return switch (share.getDenominator()) {
+      case HUNDRED -> n * 10_000;
+      case TEN_THOUSAND -> n * 100;
+      default -> n;
+    };
   }
 }

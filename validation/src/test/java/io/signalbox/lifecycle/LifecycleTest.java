@@ -22,6 +22,17 @@ class LifecycleTest {
   }
 
   @Test
+  void anOperatorsWeightKeepsWhatTheSourceSaysTheEndpointCanServe() {
+    EndpointSpec declared = new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:x", 100);
+    var weight = new OperatorOverride.Weight(REF_A, "alice", "", T0, 7);
+
+    Lifecycle.Result r = Lifecycle.apply(Map.of("web", List.of(declared, B)), List.of(weight), List.of(), T0);
+
+    assertThat(r.endpoints().get("web").get(0))
+        .isEqualTo(new EndpointSpec("10.0.0.1", 80, "a", 7, 0, EndpointState.READY, "file:x", 100));
+  }
+
+  @Test
   void anOperatorDrainBeatsTheSourceUntilUndone() {
     var drain = new OperatorOverride.Drain(REF_A, "alice", "kernel upgrade", T0, Duration.ofSeconds(30));
 

@@ -54,6 +54,32 @@ class ClientSupportRulesTest {
         .setLoadBalancingWeight(UInt32Value.of(sum)).addAllLbEndpoints(List.of(endpoints)).build();
   }
 
+  private static ClusterLoadAssignment dropping(String cluster, String... categoryAndPerMillion) {
+    ClusterLoadAssignment.Policy.Builder policy = ClusterLoadAssignment.Policy.newBuilder();
+    for (int i = 0; i < categoryAndPerMillion.length; i += 2) {
+      policy.addDropOverloads(ClusterLoadAssignment.Policy.DropOverload.newBuilder()
+          .setCategory(categoryAndPerMillion[i])
+          .setDropPercentage(io.envoyproxy.envoy.type.v3.FractionalPercent.newBuilder()
+              .setNumerator(Integer.parseInt(categoryAndPerMillion[i + 1]))
+              .setDenominator(io.envoyproxy.envoy.type.v3.FractionalPercent.DenominatorType.MILLION)));
+    }
+    return ClusterLoadAssignment.newBuilder().setClusterName(cluster)
+        .addEndpoints(locality("a", 0, endpoint("10.0.0.1", 1, HealthStatus.HEALTHY))).setPolicy(policy).build();
+  }
+
+  @Test
+  void saysThatEnvoyIsSentOnlyTheLargestOfSeveralDropCategories() {
+    var served = new ClientSupportRules.Served(List.of(), List.of(
+        dropping("web", "signalbox_operator", "200000", "signalbox_overload", "350000"),
+        dropping("api", "signalbox_operator", "500000")), List.of());
+
+    assertThat(check(served, Map.of(ClientKind.ENVOY, 2, ClientKind.GRPC_JAVA, 3))).containsExactly(
+        "endpoints of cluster 'web': drop overloads: 2 envoy clients honour one category: they are sent "
+            + "'signalbox_overload' at 35% alone, not the 2 categories the other clients apply in order "
+            + "[client.reduced] (warning)");
+    assertThat(check(served, Map.of(ClientKind.GRPC_JAVA, 3, ClientKind.GRPC_JS, 1))).isEmpty();
+  }
+
   @Test
   void namesHowManyClientsOfEachKindWillNackAPolicy() {
     assertThat(check(clusters(cluster("web", Cluster.LbPolicy.LEAST_REQUEST)),

@@ -114,16 +114,17 @@ final class AdmissionRoutes {
   }
 
   /**
-   * Envoy honours one drop category (a recent Envoy refuses an assignment with more): said where the
-   * operator sees it, since the assignment is not yet cut down per client kind.
+   * Envoy honours one drop category (it refuses an assignment with more), so its clients are sent
+   * the largest alone (xds/AssignmentVariants): said where the operator sees it, since the share
+   * Envoy applies then differs from the gRPC clients'. Picks as {@code DropRules.largest} does: the
+   * first of equal shares.
    */
   static String envoyNote(List<StoredIntent.Drop> drops) {
     StoredIntent.Drop larger = drops.stream().max(java.util.Comparator.comparingInt(StoredIntent.Drop::perMillion))
         .orElseThrow();
-    return "gRPC clients apply all " + drops.size() + " categories in order; Envoy honours one, and by the rule "
-        + "the larger (" + DropRules.percent(larger.perMillion()) + "% as " + larger.category() + ") wins, but "
-        + "the assignment is not yet cut down for Envoy clients: an Envoy that refuses it is rolled back like any "
-        + "NACK (docs/traffic-policy.md, \"Dropping calls\")";
+    return "gRPC clients apply all " + drops.size() + " categories in order; Envoy honours one, so Envoy clients "
+        + "are sent the larger alone (" + DropRules.percent(larger.perMillion()) + "% as " + larger.category()
+        + ") (docs/traffic-policy.md, \"Dropping calls\")";
   }
 
   private Interventions interventions() {

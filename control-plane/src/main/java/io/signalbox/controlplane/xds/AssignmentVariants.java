@@ -6,14 +6,16 @@ import io.signalbox.controlplane.snapshot.TypeResources;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.translate.DrainingVariant;
+import io.signalbox.controlplane.translate.OneDropCategory;
 import io.signalbox.validation.DrainingAs;
 import java.util.Map;
 import java.util.HashMap;
 
 /**
- * The endpoints (EDS) of a snapshot as the clients that get DRAINING endpoints another way see them
- * ({@link DrainingVariant}): one instance per {@link DrainingAs} other than DRAINING, shared by all
- * such streams. Each variant resource carries the version of its own content, so a version string
+ * The endpoints (EDS) of a snapshot as the clients of one {@link Shape} see them: those that get
+ * DRAINING endpoints another way ({@link DrainingVariant}), and those that honour one drop category
+ * ({@link OneDropCategory}, Envoy): one instance per shape other than {@link Shape#OWN}, shared by
+ * all such streams. Each variant resource carries the version of its own content, so a version string
  * names one content whichever clients it goes to; an assignment with nothing DRAINING is the
  * snapshot's own instance (same version, same bytes). The type's {@code version_info} stays the
  * snapshot's: it names the epoch, and the variant is a function of that epoch's content.
@@ -23,7 +25,32 @@ import java.util.HashMap;
  */
 final class AssignmentVariants {
 
-  private final DrainingAs as;
+  /**
+   * What a client needs changed in an assignment.
+   *
+   * @param drainingAs how DRAINING endpoints are sent to it
+   * @param oneDropCategory whether it honours only one {@code drop_overloads} category
+   */
+  record Shape(DrainingAs drainingAs, boolean oneDropCategory) {
+    /** The snapshot's own assignments: no variant. */
+    static final Shape OWN = new Shape(DrainingAs.DRAINING, false);
+
+    /** Every shape that needs a variant. */
+    static java.util.List<Shape> variants() {
+      java.util.List<Shape> out = new java.util.ArrayList<>();
+      for (DrainingAs as : DrainingAs.values()) {
+        for (boolean one : new boolean[] {false, true}) {
+          Shape shape = new Shape(as, one);
+          if (!shape.equals(OWN)) {
+            out.add(shape);
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  private final Shape shape;
   // Variant resources by the snapshot resource's name and version (its content): a resource
   // unchanged across epochs maps to the same variant without being transformed and serialized
   // again. Pruned to the current snapshot's resources when it outgrows them.
@@ -36,14 +63,22 @@ final class AssignmentVariants {
   private record Built(Snapshot snapshot, TypeResources resources) {}
 
   AssignmentVariants(DrainingAs as) {
-    if (as == DrainingAs.DRAINING) {
+    this(new Shape(as, false));
+  }
+
+  AssignmentVariants(Shape shape) {
+    if (shape.equals(Shape.OWN)) {
       throw new IllegalArgumentException("DRAINING needs no variant");
     }
-    this.as = as;
+    this.shape = shape;
   }
 
   DrainingAs as() {
-    return as;
+    return shape.drainingAs();
+  }
+
+  Shape shape() {
+    return shape;
   }
 
   /** {@code snapshot}'s EDS resources as these clients get them. */
@@ -73,7 +108,10 @@ final class AssignmentVariants {
       return known;
     }
     ClusterLoadAssignment cla = assignment(r);
-    ClusterLoadAssignment changed = cla == null ? null : DrainingVariant.of(cla, as);
+    ClusterLoadAssignment changed = cla == null ? null : DrainingVariant.of(cla, shape.drainingAs());
+    if (changed != null && shape.oneDropCategory()) {
+      changed = OneDropCategory.of(changed);
+    }
     XdsResource out = changed == null || changed == cla ? r : r.withMessage(changed);
     variants.put(key(r), out);
     return out;

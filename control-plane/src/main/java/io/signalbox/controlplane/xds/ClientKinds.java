@@ -54,6 +54,11 @@ public record ClientKinds(List<ClientKindSettings> groups) {
         .orElse(DrainingAs.DRAINING);
   }
 
+  /** Whether {@code node} honours one drop category only, and so is sent the largest alone. */
+  public boolean oneDropCategory(Node node) {
+    return kindOf(node).map(ClientSupport::honoursOneDropCategory).orElse(false);
+  }
+
   private ClientKindSettings groupOf(String nodeCluster) {
     for (ClientKindSettings g : groups) {
       if (g.nodeClusters().contains(nodeCluster)) {

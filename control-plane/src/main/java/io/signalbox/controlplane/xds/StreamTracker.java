@@ -8,7 +8,6 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.validation.DrainingAs;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
@@ -43,9 +42,9 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final IntFunction<Snapshot> releasedTo;
   private final Waves waves;
   private final ClientKinds kinds;
-  // One per way of sending DRAINING endpoints other than as DRAINING, shared by every such stream.
-  private final Map<DrainingAs, AssignmentVariants> variants =
-      new java.util.EnumMap<>(DrainingAs.class);
+  // One per shape of assignment other than the snapshot's own (DRAINING sent another way, one drop
+  // category), shared by every stream of that shape.
+  private final Map<AssignmentVariants.Shape, AssignmentVariants> variants = new java.util.HashMap<>();
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
 
@@ -56,10 +55,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   /** @param kinds tells each node's client kind, and so how DRAINING endpoints are sent to it */
   StreamTracker(Clock clock, Waves waves, ClientKinds kinds, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this.kinds = kinds;
-    for (DrainingAs as : DrainingAs.values()) {
-      if (as != DrainingAs.DRAINING) {
-        variants.put(as, new AssignmentVariants(as));
-      }
+    for (AssignmentVariants.Shape shape : AssignmentVariants.Shape.variants()) {
+      variants.put(shape, new AssignmentVariants(shape));
     }
     // Looked up once: registering a meter is a map lookup under a lock, too much on every response.
     for (XdsType t : XdsType.values()) {
@@ -229,7 +226,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       return existing;
     }
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
-        node -> variants.get(kinds.drainingAs(node)));
+        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))));
     XdsStream raced = streams.putIfAbsent(streamId, created);
     if (raced != null) {
       return raced;

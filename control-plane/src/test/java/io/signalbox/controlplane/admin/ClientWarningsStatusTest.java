@@ -68,4 +68,29 @@ class ClientWarningsStatusTest {
               + "treats endpoints alike; ring hash uses them) [client.ignored] (warning)");
     }
   }
+
+  @Test
+  void anEnvoyClientIsToldToHaveBeenSentOnlyTheLargestOfTwoDrops() {
+    assertThat(sb.post("/api/v1/clusters/greeter/shed", "{\"percent\": 20}", null).statusCode()).isEqualTo(202);
+    assertThat(sb.post("/api/v1/clusters/greeter/shed", "{\"percent\": 35, \"category\": \"signalbox_overload\"}",
+        null).statusCode()).isEqualTo(202);
+
+    try (RecordingAdsClient envoy = new RecordingAdsClient(sb.server.xdsPort()).openSotw()) {
+      envoy.send(DiscoveryRequest.newBuilder()
+          .setNode(Node.newBuilder().setId("envoy-1").setCluster("edge").setUserAgentName("envoy"))
+          .setTypeUrl(XdsType.CLUSTER.typeUrl()).build());
+
+      // The drops reach the served epoch through the writer: wait for the warning, not a count.
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(warnings(json(sb.get("/api/v1/status")))).contains(
+          "endpoints of cluster 'greeter': drop overloads: 1 envoy client honours one category: it is sent "
+              + "'signalbox_overload' at 35% alone, not the 2 categories the other clients apply in order "
+              + "[client.reduced] (warning)"));
+    } finally {
+      sb.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sb.get("/api/v1/status").uri().resolve(
+          "/api/v1/clusters/greeter/shed").toString())).DELETE());
+    }
+    // Leaves the server as the other test expects it: no drop, no client.
+    await().atMost(Duration.ofSeconds(20)).until(() -> warnings(json(sb.get("/api/v1/status"))).isEmpty()
+        && json(sb.get("/api/v1/status")).get("drops").isEmpty());
+  }
 }

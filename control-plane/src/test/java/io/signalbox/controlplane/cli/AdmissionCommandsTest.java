@@ -52,9 +52,8 @@ class AdmissionCommandsTest {
     assertThat(first.out()).isEqualTo("shedding: clients of greeter drop 12.5% of calls as batch, until "
         + "'signalbox unshed greeter'\n");
     assertThat(second.out()).isEqualTo("shedding: clients of greeter drop 30% of calls as signalbox_operator, until "
-        + "'signalbox unshed greeter'\ngRPC clients apply all 2 categories in order; Envoy honours one, and by the "
-        + "rule the larger (30% as signalbox_operator) wins, but the assignment is not yet cut down for Envoy "
-        + "clients: an Envoy that refuses it is rolled back like any NACK (docs/traffic-policy.md, \"Dropping "
+        + "'signalbox unshed greeter'\ngRPC clients apply all 2 categories in order; Envoy honours one, so Envoy "
+        + "clients are sent the larger alone (30% as signalbox_operator) (docs/traffic-policy.md, \"Dropping "
         + "calls\")\n");
     await().atMost(Duration.ofSeconds(10)).until(() -> servedDrops().size() == 2);
     assertThat(servedDrops()).extracting(d -> d.getCategory() + " " + d.getDropPercentage().getNumerator() + "/"
