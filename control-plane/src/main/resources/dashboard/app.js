@@ -74,6 +74,10 @@ function renderAdmission(status, now) {
   const rows = (status.drops || []).map((d) => ({
     what: 'shedding ' + d.percent + '% as ' + d.category, where: d.cluster,
     by: d.actor + (d.reason ? ': ' + d.reason : ''), since: d.since }));
+  // Automatic drops (issue 31): the cause names eligible capacity, demand and the drop.
+  (status.automaticDrops || []).forEach((d) => rows.push({
+    what: 'shedding ' + d.percent + '% as ' + d.category + ' (automatic)', where: d.cluster, by: d.cause,
+    since: status.epochCreatedAt }));
   const f = status.ejectionFreeze;
   if (f) {
     rows.push({ what: 'ejections frozen', where: 'all clusters', by: f.actor + (f.reason ? ': ' + f.reason : ''),

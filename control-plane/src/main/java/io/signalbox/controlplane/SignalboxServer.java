@@ -69,6 +69,8 @@ public final class SignalboxServer implements AutoCloseable {
 
   private final Replica replica;
   private final LoadReporting loadReporting;
+  // Set once right after construction; closed before the writer.
+  private io.signalbox.controlplane.admission.AutoShedding autoShedding;
 
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
@@ -193,8 +195,12 @@ public final class SignalboxServer implements AutoCloseable {
             replica::status, settings::pendingRestart, loadReporting.fleetLoad(),
             DrainLoads.of(loadReporting.fleetLoad(), replica::view)),
         System::getenv);
-    return new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder, sources,
-        configWatch, admin, replica, loadReporting);
+    SignalboxServer server = new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder,
+        sources, configWatch, admin, replica, loadReporting);
+    // Automatic shedding (issue 31): the leader's drops from demand, one decision per reporting interval.
+    server.autoShedding = new io.signalbox.controlplane.admission.AutoShedding(clock, loadReporting.fleetLoad(),
+        reconciler::view, reconciler::leading, reconciler::automaticDrops).start();
+    return server;
   }
 
   static RolloutPolicy rolloutPolicy(RolloutSettings settings) {
@@ -314,6 +320,9 @@ public final class SignalboxServer implements AutoCloseable {
     // Gives the lease up first, so another replica leads without waiting for it to expire.
     replica.close();
     rollout.close();
+    if (autoShedding != null) {
+      autoShedding.close();
+    }
     reconciler.close();
     xds.close();
     loadReporting.close();

@@ -45,6 +45,17 @@ final class AdmissionRoutes {
     }
   }
 
+  /** An automatic drop the published epoch carries, with its cause (eligible capacity, demand, the drop). */
+  record AutomaticDropView(String cluster, String category, String percent, String cause) {
+    static List<AutomaticDropView> of(io.signalbox.controlplane.snapshot.Snapshot epoch) {
+      return io.signalbox.controlplane.reconcile.AutomaticDrops.inherited(epoch).byCluster().entrySet().stream()
+          .map(e -> new AutomaticDropView(e.getKey(), io.signalbox.controlplane.reconcile.AutomaticDrops.CATEGORY,
+              DropRules.percent(e.getValue().perMillion()), e.getValue().cause()))
+          .sorted(java.util.Comparator.comparing(AutomaticDropView::cluster))
+          .toList();
+    }
+  }
+
   void register() {
     router.write(HandlerType.POST, SHED_PATH, Access.OPERATE, (ctx, caller) -> {
       String cluster = cluster(ctx);

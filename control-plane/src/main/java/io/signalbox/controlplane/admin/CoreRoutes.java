@@ -124,6 +124,8 @@ final class CoreRoutes {
     body.put("held", view.held());
     // Admission (issue 31): the operator's drops and the freeze of ejections, with what it holds.
     body.put("drops", view.intent().drops().stream().map(AdmissionRoutes.DropView::of).toList());
+    // The automatic drops the served epoch carries, from its provenance: the same on every replica.
+    body.put("automaticDrops", AdmissionRoutes.AutomaticDropView.of(view.snapshot()));
     body.put("ejectionsFrozen", s.ejectionFreeze() != null);
     body.put("ejectionFreeze", s.ejectionFreeze());
     body.put("heldEjections", s.heldEjections());

@@ -87,7 +87,14 @@ final class ExplainRoutes {
     EndpointRef ref = oneEndpoint ? endpoint(ctx, cluster, served, audit) : null;
     Explanation.Facts facts = new Explanation.Facts(published.epoch(), served, view.intent().overrides(),
         view.held(), view.status(), audit, view.drainingSince()::get, this::createdAt);
-    return Explanation.of(cluster, ref, facts);
+    Explanation explained = Explanation.of(cluster, ref, facts);
+    // The automatic drop (issue 31) concerns every endpoint of the cluster: its calls are shed
+    // before any endpoint is picked. The cause is the one the served epoch recorded.
+    var automatic = io.signalbox.controlplane.reconcile.AutomaticDrops.inherited(published).byCluster().get(cluster);
+    return automatic == null ? explained : explained.withFirst(new Explanation.Cause(createdAt(published.epoch()),
+        Explanation.ADMISSION, "clients drop "
+        + io.signalbox.validation.DropRules.percent(automatic.perMillion()) + "% of calls as "
+        + io.signalbox.controlplane.reconcile.AutomaticDrops.CATEGORY + ": " + automatic.cause()));
   }
 
   /** The endpoint in the path: served now, or at least once in the audit log's memory. */

@@ -42,6 +42,7 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
   static final String LIFECYCLE = "lifecycle";
   static final String SOURCE = "source";
   static final String TRANSITION = "transition";
+  static final String ADMISSION = "admission";
 
   /**
    * What the explanation is made of.
@@ -54,6 +55,14 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
   record Facts(long epoch, List<EndpointSpec> served, List<OperatorOverride> overrides,
       List<HeldUpdates.Held> held, ReconcileStatus status, List<AuditEntry> audit,
       Function<EndpointRef, Long> drainingSince, LongFunction<Instant> epochCreated) {}
+
+  /** This explanation with {@code cause} first (a cause of the whole cluster, dated now or unknown). */
+  Explanation withFirst(Cause cause) {
+    List<Cause> all = new ArrayList<>();
+    all.add(cause);
+    all.addAll(causes);
+    return new Explanation(cluster, endpoint, epoch, state, origin, states, List.copyOf(all));
+  }
 
   /** @param endpoint the endpoint to explain, or null for the whole cluster */
   static Explanation of(String cluster, EndpointRef endpoint, Facts facts) {

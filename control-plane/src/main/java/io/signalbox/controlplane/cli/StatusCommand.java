@@ -37,6 +37,10 @@ public final class StatusCommand implements Callable<Integer> {
       rows.add(Table.cells("shedding", Json.text(drop, "cluster") + " drops " + Json.text(drop, "percent") + "% as "
           + Json.text(drop, "category") + " (by " + Json.text(drop, "actor") + reasonOf(drop) + ")"));
     }
+    for (JsonNode drop : s.path("automaticDrops")) {
+      rows.add(Table.cells("shedding", Json.text(drop, "cluster") + " drops " + Json.text(drop, "percent") + "% as "
+          + Json.text(drop, "category") + " (automatic: " + Json.text(drop, "cause") + ")"));
+    }
     rows.add(Table.cells("store", s.path("storeAvailable").asBoolean(true) ? "available" : "UNAVAILABLE"));
     rows.add(Table.cells("epoch created", Json.text(s, "epochCreatedAt")));
     rows.add(Table.cells("clients", Json.text(s, "clients")));

@@ -39,12 +39,21 @@ final class Candidates {
    * @param parent the epoch served now, or null before the first
    * @param drainsAcknowledged the DRAINING endpoints every client holding their cluster has ACKed,
    *     when the build began (also recorded in {@code provenance})
+   * @param automatic the automatic drops (issue 31), after the operator's; their causes go into
+   *     {@code provenance}
    */
   record Input(DesiredStateTemplate template, ClusterSpecs specs, List<SourceState> sources, Intent intent,
-      Snapshot parent, Set<EndpointRef> drainsAcknowledged, Provenance provenance) {
+      Snapshot parent, Set<EndpointRef> drainsAcknowledged, Provenance provenance, AutomaticDrops automatic) {
     Input {
       sources = List.copyOf(sources);
       drainsAcknowledged = Set.copyOf(drainsAcknowledged);
+      automatic = automatic == null ? AutomaticDrops.INHERITED : automatic;
+    }
+
+    /** Without a decision on automatic drops: the parent's are kept. */
+    Input(DesiredStateTemplate template, ClusterSpecs specs, List<SourceState> sources, Intent intent,
+        Snapshot parent, Set<EndpointRef> drainsAcknowledged, Provenance provenance) {
+      this(template, specs, sources, intent, parent, drainsAcknowledged, provenance, AutomaticDrops.INHERITED);
     }
   }
 
@@ -109,11 +118,23 @@ final class Candidates {
     }
     // The operator's drops before the quarantine: an assignment refused for its drops is restored
     // from the last safe epoch like any refused version (shedding never hides a NACK).
-    List<TranslatedResource> translated = DropOverloads.apply(translator.translate(desired), drops(in.intent()));
+    AutomaticDrops automatic = in.automatic().resolve(in.parent());
+    List<TranslatedResource> translated = DropOverloads.apply(translator.translate(desired),
+        drops(in.intent(), automatic, desired.endpoints().keySet()));
     Quarantine.Applied restored = Quarantine.apply(in.intent().quarantine(), translated, desired, epochs);
     Effects effects = effects(restored.lifted(), lifecycle);
+    Provenance provenance = in.provenance();
+    if (!automatic.byCluster().isEmpty()) {
+      Provenance.Builder p = provenance.toBuilder();
+      automatic.byCluster().forEach((cluster, e) -> {
+        if (desired.endpoints().containsKey(cluster)) {
+          p.putAutomaticDrops(cluster, e.cause());
+        }
+      });
+      provenance = p.build();
+    }
     SnapshotCandidate candidate = builder.candidate(restored.resources(), desired.endpoints(), in.parent(),
-        in.provenance());
+        provenance);
     List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
       return new Refused(envoyErrors, effects);
@@ -125,13 +146,25 @@ final class Candidates {
     return new Effects(lifted, lifecycle.spentConfirmations(), lifecycle.nextChange());
   }
 
-  private static Map<String, List<DropOverloads.Drop>> drops(Intent intent) {
-    if (intent.drops().isEmpty()) {
+  /**
+   * The operator's drops, then the automatic one: clients apply categories in order, each to what
+   * the previous let through, so an operator's priority shed takes its share first and the
+   * automatic drop tops up what is still too much.
+   */
+  private static Map<String, List<DropOverloads.Drop>> drops(Intent intent, AutomaticDrops automatic,
+      Set<String> clusters) {
+    if (intent.drops().isEmpty() && automatic.byCluster().isEmpty()) {
       return Map.of();
     }
     Map<String, List<DropOverloads.Drop>> byCluster = new java.util.HashMap<>();
     intent.drops().forEach(d -> byCluster.computeIfAbsent(d.cluster(), c -> new java.util.ArrayList<>())
         .add(new DropOverloads.Drop(d.category(), d.perMillion())));
+    automatic.byCluster().forEach((cluster, e) -> {
+      if (clusters.contains(cluster)) {
+        byCluster.computeIfAbsent(cluster, c -> new java.util.ArrayList<>())
+            .add(new DropOverloads.Drop(AutomaticDrops.CATEGORY, e.perMillion()));
+      }
+    });
     return byCluster;
   }
 

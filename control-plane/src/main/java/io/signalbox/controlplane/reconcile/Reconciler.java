@@ -57,6 +57,7 @@ public final class Reconciler implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong configOffers = new java.util.concurrent.atomic.AtomicLong();
   private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
   private final ChangedSources changedSources = new ChangedSources();
+  private volatile AutomaticDrops automaticDrops = AutomaticDrops.INHERITED;
 
   private final BuildTrigger trigger;
 
@@ -146,6 +147,17 @@ public final class Reconciler implements AutoCloseable {
   /** Stores that a canary wave serves {@code epoch}, for the followers (see {@link Publication}). */
   public static void recordRelease(EpochLog store, int wave, long epoch) {
     Publication.recordRelease(store, wave, epoch);
+  }
+
+  /**
+   * The automatic drops from now on ({@code admission/AutoShedding}); a non-null {@code cause} (a
+   * drop changed) triggers a build, a null one only refreshes the causes the next epoch records.
+   */
+  public void automaticDrops(AutomaticDrops drops, String cause) {
+    automaticDrops = drops;
+    if (cause != null) {
+      signal(cause);
+    }
   }
 
   /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
@@ -289,7 +301,7 @@ public final class Reconciler implements AutoCloseable {
     // ACKs taken once: what arrives while this builds counts in the next build, not half in this one.
     Set<EndpointRef> acked = publication.drainsAcknowledged();
     Candidates.Result next = candidates.next(new Candidates.Input(template, clusterSpecs(template), seen, intent,
-        parent, acked, provenance(cause, seen, acked)));
+        parent, acked, provenance(cause, seen, acked), automaticDrops));
     apply(next);
     if (next instanceof Candidates.Refused refused) {
       reject(cause, refused.errors());

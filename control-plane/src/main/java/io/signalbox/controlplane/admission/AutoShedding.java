@@ -1,0 +1,155 @@
+package io.signalbox.controlplane.admission;
+
+import io.signalbox.controlplane.admission.AdmissionController.Decision;
+import io.signalbox.controlplane.admission.AdmissionController.Settings;
+import io.signalbox.controlplane.admission.AdmissionController.State;
+import io.signalbox.controlplane.reconcile.AutomaticDrops;
+import io.signalbox.controlplane.reconcile.PublishedView;
+import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.model.ClusterSpec;
+import io.signalbox.model.EndpointSpec;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Automatic shedding on the leader: once per load-report interval, for every cluster that declares
+ * {@code admission}, the {@link AdmissionController} decides the {@code signalbox_overload} drop
+ * from the published epoch's eligible endpoints and the fleet's load reports, and a changed drop
+ * is handed to the writer as a build input ({@link AutomaticDrops}) with its cause.
+ *
+ * <p>Only the leader decides. A process that stops leading forgets its states and hands the writer
+ * {@link AutomaticDrops#INHERITED}; one that starts leading starts every cluster from the drop the
+ * last published epoch carries, as if just set, so a leader change neither lifts nor resets a drop.
+ */
+public final class AutoShedding implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(AutoShedding.class);
+
+  private final Clock clock;
+  private final FleetLoad load;
+  private final Supplier<PublishedView> view;
+  private final BooleanSupplier leading;
+  private final BiConsumer<AutomaticDrops, String> writer;
+  private final Map<String, State> states = new HashMap<>();
+  private boolean decided;
+  private AutomaticDrops last = AutomaticDrops.INHERITED;
+  private ScheduledExecutorService timer;
+
+  /** @param writer receives the drops and, when a drop changed, the cause of the build it asks for */
+  public AutoShedding(Clock clock, FleetLoad load, Supplier<PublishedView> view, BooleanSupplier leading,
+      BiConsumer<AutomaticDrops, String> writer) {
+    this.clock = clock;
+    this.load = load;
+    this.view = view;
+    this.leading = leading;
+    this.writer = writer;
+  }
+
+  /** Decides once per reporting interval from now on. */
+  public AutoShedding start() {
+    timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "auto-shedding");
+      t.setDaemon(true);
+      return t;
+    });
+    long every = load.interval().toMillis();
+    timer.scheduleAtFixedRate(() -> {
+      try {
+        tick();
+      } catch (RuntimeException e) {
+        // One bad interval must not end shedding: the drop in force stays, the next interval decides again.
+        log.error("automatic shedding failed this interval; the drops in force stay", e);
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** One interval's decisions. */
+  public synchronized void tick() {
+    if (!leading.getAsBoolean()) {
+      if (decided) {
+        states.clear();
+        decided = false;
+        last = AutomaticDrops.INHERITED;
+        writer.accept(AutomaticDrops.INHERITED, null);
+      }
+      return;
+    }
+    PublishedView v = view.get();
+    Snapshot epoch = v.snapshot();
+    if (epoch == null) {
+      return;
+    }
+    Instant now = clock.instant();
+    Map<String, AutomaticDrops.Entry> drops = new TreeMap<>();
+    List<String> changes = new ArrayList<>();
+    Map<String, State> seen = new HashMap<>();
+    for (Map.Entry<String, List<EndpointSpec>> c : new TreeMap<>(epoch.endpoints()).entrySet()) {
+      String cluster = c.getKey();
+      ClusterSpec.Admission admission = v.clusters().apply(cluster).admission();
+      if (!admission.enabled()) {
+        continue;
+      }
+      State before = states.get(cluster);
+      if (before == null) {
+        before = State.inherited(AutomaticDrops.perMillion(epoch, cluster), now);
+      }
+      Demand.Reading demand = Demand.of(load, cluster, now);
+      Decision d = AdmissionController.decide(settings(admission),
+          new AdmissionController.Reading(EligibleCapacity.of(c.getValue(), admission.defaultCapacityRps()),
+              demand.rps(), demand.fresh()), before, now);
+      seen.put(cluster, d.state());
+      if (d.perMillion() > 0) {
+        drops.put(cluster, new AutomaticDrops.Entry(d.perMillion(), d.cause()));
+      }
+      if (d.perMillion() != last.perMillion(cluster) || (!decided && d.perMillion() != before.perMillion())) {
+        changes.add(cluster + ": " + d.cause());
+        log.info("automatic shedding of {}: {}", cluster, d.cause());
+      }
+    }
+    // Clusters that left admission (or the epoch) lose their drop.
+    for (String cluster : last.byCluster().keySet()) {
+      if (!seen.containsKey(cluster)) {
+        changes.add(cluster + ": admission off, drop lifted");
+      }
+    }
+    states.clear();
+    states.putAll(seen);
+    AutomaticDrops next = new AutomaticDrops(true, drops);
+    boolean first = !decided;
+    decided = true;
+    last = next;
+    writer.accept(next, changes.isEmpty() && !first ? null
+        : "automatic shedding" + (changes.isEmpty() ? "" : " (" + String.join("; ", changes) + ")"));
+  }
+
+  /** The drops this leader decided last, with their causes (empty on a follower). */
+  public synchronized AutomaticDrops current() {
+    return last;
+  }
+
+  static Settings settings(ClusterSpec.Admission a) {
+    return new Settings(a.effectiveMaxUtilization(), a.effectiveStep() * 10_000, a.effectiveWindow());
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+}
