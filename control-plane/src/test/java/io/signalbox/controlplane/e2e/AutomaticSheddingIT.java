@@ -20,7 +20,7 @@ import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.reconcile.AutomaticDrops;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.source.yaml.Parsed;
+import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
