@@ -8,23 +8,19 @@ import io.signalbox.controlplane.snapshot.SnapshotCandidate;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.lifecycle.EndpointRef;
-import java.time.Instant;
-import io.signalbox.proto.v1.Provenance;
-import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
 import io.signalbox.store.EpochLog;
 import io.signalbox.store.RejectedCandidate;
 import io.signalbox.store.SnapshotStore;
 import io.signalbox.store.StoreUnavailableException;
 import io.signalbox.validation.Validator;
-import io.signalbox.validation.Violation;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,15 +45,8 @@ public final class Reconciler implements AutoCloseable {
   private final Candidates candidates;
   private final ConfigHolds configHolds = new ConfigHolds();
 
-  // Inputs: written by any thread, read by the writer.
-  private volatile DesiredStateTemplate config;
+  private final Inputs inputs = new Inputs();
   private ClusterSpecs clusterSpecs = new ClusterSpecs(null);
-  private volatile String configCause = "startup";
-  // How many configs were offered: tells a build of a fixed config file from one of the old config.
-  private final java.util.concurrent.atomic.AtomicLong configOffers = new java.util.concurrent.atomic.AtomicLong();
-  private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
-  private final ChangedSources changedSources = new ChangedSources();
-  private volatile AutomaticDrops automaticDrops = AutomaticDrops.INHERITED;
 
   private final BuildTrigger trigger;
 
@@ -122,14 +111,12 @@ public final class Reconciler implements AutoCloseable {
   }
 
   public void offerConfig(DesiredStateTemplate newConfig, String cause) {
-    config = newConfig;
-    configOffers.incrementAndGet();
-    configCause = cause;
+    inputs.config(newConfig);
     signal(cause);
   }
 
   public void offerSource(SourceState state) {
-    sources.put(state.sourceId(), state);
+    inputs.source(state);
     signal("source " + state.sourceId() + " generation " + state.generation());
   }
 
@@ -154,7 +141,7 @@ public final class Reconciler implements AutoCloseable {
    * drop changed) triggers a build, a null one only refreshes the causes the next epoch records.
    */
   public void automaticDrops(AutomaticDrops drops, String cause) {
-    automaticDrops = drops;
+    inputs.automaticDrops(drops);
     if (cause != null) {
       signal(cause);
     }
@@ -187,7 +174,7 @@ public final class Reconciler implements AutoCloseable {
   /** On the writer thread (or before it starts): what readers see now, replaced as one value. */
   private void publishView() {
     DesiredStateTemplate admitted = configHolds.admitted();
-    epochView = EpochView.next(epochView, publication.current(), clusterSpecs(admitted == null ? config : admitted),
+    epochView = EpochView.next(epochView, publication.current(), clusterSpecs(admitted == null ? inputs.config() : admitted),
         candidates.served(), configHolds, publication.drainingSince());
   }
 
@@ -206,20 +193,12 @@ public final class Reconciler implements AutoCloseable {
   }
 
   public ReconcileStatus status() {
-    Map<String, SourceHealth> health = new TreeMap<>();
-    Map<String, List<String>> problems = new TreeMap<>();
-    sources.forEach((id, s) -> {
-      health.put(id, s.health());
-      if (!s.problems().isEmpty()) {
-        problems.put(id, s.problems().stream().map(Violation::toString).toList());
-      }
-    });
     Intent intent = interventions.intent();
     boolean storeAvailable = role == null || role.storeAvailable();
     // The epoch readers see with the rest of the view, not one the writer is still recording.
     return new ReconcileStatus(epochOf(epochView.snapshot()), interventions.lastSafeEpoch(), interventions.frozen(),
         intent == null ? null : intent.freeze(), storeAvailable, pendingPublish, interventions.unreadable(),
-        rejections.last(), health, problems, intent == null ? null : intent.ejectionFreeze(), heldEjections());
+        rejections.last(), inputs.health(), inputs.problems(), intent == null ? null : intent.ejectionFreeze(), heldEjections());
   }
 
   /** The ejections the freeze of ejections holds back now, by endpoint, and why (issue 31). */
@@ -277,11 +256,10 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void build(String signalled) {
-    long offers = configOffers.get();
-    // What this build sees of the sources, named in its cause and remembered once it is served.
-    List<SourceState> seen = List.copyOf(sources.values());
-    String cause = changedSources.cause(signalled, seen);
-    DesiredStateTemplate offered = config;
+    // What this build sees, named in its cause and remembered once it is served.
+    Inputs.Taken taken = inputs.take(signalled);
+    String cause = taken.cause();
+    DesiredStateTemplate offered = taken.config();
     if (offered == null) {
       return;
     }
@@ -300,20 +278,20 @@ public final class Reconciler implements AutoCloseable {
     Snapshot parent = publication.current();
     // ACKs taken once: what arrives while this builds counts in the next build, not half in this one.
     Set<EndpointRef> acked = publication.drainsAcknowledged();
-    Candidates.Result next = candidates.next(new Candidates.Input(template, clusterSpecs(template), seen, intent,
-        parent, acked, provenance(cause, seen, acked), automaticDrops));
+    Candidates.Result next = candidates.next(new Candidates.Input(template, clusterSpecs(template), taken.seen(), intent,
+        parent, acked, taken.provenance(acked), taken.automaticDrops()));
     apply(next);
     if (next instanceof Candidates.Refused refused) {
-      reject(cause, refused.errors());
+      rejections.refusedBuild(clock.instant(), cause, refused.errors(), publication.epoch(), inputs.configOffers());
       return;
     }
     Candidates.Built built = (Candidates.Built) next;
-    rejections.accepted(clock.instant(), offers);
+    rejections.accepted(clock.instant(), taken.configOffers());
     configHolds.built(template);
     built.warnings().forEach(w -> log.warn("warning ({}): {}", cause, w));
     SnapshotCandidate candidate = built.candidate();
     if (candidate.sameContentAs(parent)) {
-      changedSources.built(seen);
+      inputs.built(taken);
       log.debug("{}: content unchanged, no new epoch", cause);
       pendingPublish = false;
       return;
@@ -337,7 +315,7 @@ public final class Reconciler implements AutoCloseable {
       return;
     }
     role.storeUp();
-    changedSources.built(seen);
+    inputs.built(taken);
     publication.published(parent, snapshot, candidates.lastCauses(), clock.instant());
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     Timer.builder("signalbox_epoch_build").register(meters).record(Duration.ofNanos(System.nanoTime() - started));
@@ -393,20 +371,6 @@ public final class Reconciler implements AutoCloseable {
     trigger.wakeIn(at == null ? null : Duration.between(clock.instant(), at));
   }
 
-  private void reject(String cause, List<Violation> errors) {
-    List<String> lines = errors.stream().map(Violation::toString).toList();
-    boolean recorded = rejections.record(new RejectedCandidate(clock.instant(), cause, lines),
-        Rejections.inputsOf(errors), Rejections.Origin.BUILD, configOffers.get());
-    if (recorded) {
-      log.warn("rejected input ({}), still serving epoch {}: {} {}:\n  {}", cause, publication.epoch(),
-          lines.size(), lines.size() == 1 ? "violation" : "violations", String.join("\n  ", lines));
-    } else {
-      // The rejection in force, found again by a build for another reason: logged when it was new.
-      log.debug("{}: the same {} as the rejection in force", cause,
-          lines.size() == 1 ? "violation" : lines.size() + " violations");
-    }
-  }
-
   /**
    * Records input refused before it reached the writer (a config file that does not parse): it
    * creates no epoch, and the status API shows it like any rejected candidate, about the config,
@@ -416,19 +380,12 @@ public final class Reconciler implements AutoCloseable {
    *     same broken file again): nothing new to record or to tell
    */
   public boolean rejectInput(RejectedCandidate rejected) {
-    return rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, configOffers.get());
+    return rejections.record(rejected, List.of("config"), Rejections.Origin.CONFIG, inputs.configOffers());
   }
 
   /** Retention ({@code store.retainEpochs}): how many of the newest epochs the log keeps. */
   public void retainEpochs(int keep) {
     publication.retainEpochs(keep);
-  }
-
-  private static Provenance provenance(String cause, List<SourceState> seen, Set<EndpointRef> acked) {
-    Provenance.Builder p = Provenance.newBuilder().setCause(cause);
-    seen.forEach(s -> p.putSourceGenerations(s.sourceId(), Long.toString(s.generation())));
-    acked.stream().map(EndpointRef::toString).sorted().forEach(p::addDrainsAcknowledged);
-    return p.build();
   }
 
   private static long epochOf(Snapshot s) {

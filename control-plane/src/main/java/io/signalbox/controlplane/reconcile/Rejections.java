@@ -49,6 +49,21 @@ final class Rejections {
   }
 
   /**
+   * Records and logs a candidate the writer's build refused; a repeat of the rejection in force
+   * (found again by a build for another reason) is logged at DEBUG only, as it was logged when new.
+   */
+  void refusedBuild(Instant at, String cause, List<Violation> errors, long servingEpoch, long configOffers) {
+    List<String> lines = errors.stream().map(Violation::toString).toList();
+    if (record(new RejectedCandidate(at, cause, lines), inputsOf(errors), Origin.BUILD, configOffers)) {
+      log.warn("rejected input ({}), still serving epoch {}: {} {}:\n  {}", cause, servingEpoch,
+          lines.size(), lines.size() == 1 ? "violation" : "violations", String.join("\n  ", lines));
+    } else {
+      log.debug("{}: the same {} as the rejection in force", cause,
+          lines.size() == 1 ? "violation" : lines.size() + " violations");
+    }
+  }
+
+  /**
    * Records a refusal, unless it repeats the one in force (same violations, not superseded).
    *
    * @param inputs what the violations are about
