@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.telemetry.FleetLoad;
+import io.signalbox.controlplane.telemetry.CountingLoadReports;
 import io.signalbox.controlplane.telemetry.LoadReporting;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import io.signalbox.store.LoadReportStore.LoadRow;

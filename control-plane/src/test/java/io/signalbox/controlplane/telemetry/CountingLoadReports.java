@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.signalbox.store.LoadReportStore;
 import io.signalbox.store.memory.InMemoryLoadReports;
@@ -6,15 +6,26 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The in-memory load-report store, counting how often every client row is read. */
-final class CountingLoadReports implements LoadReportStore {
+/** The in-memory load-report store, counting how often every client row is read and how many are written. */
+public final class CountingLoadReports implements LoadReportStore {
 
-  final LoadReportStore rows = new InMemoryLoadReports();
-  final AtomicInteger clientReads = new AtomicInteger();
+  public final LoadReportStore rows = new InMemoryLoadReports();
+  public final AtomicInteger clientReads = new AtomicInteger();
+  /** Client rows written whole, and touched (their last report alone moved forward). */
+  public final AtomicInteger clientsWritten = new AtomicInteger();
+  public final AtomicInteger clientsTouched = new AtomicInteger();
 
   @Override
   public void write(List<LoadRow> loads, List<DropRow> drops, List<ClientLoadRow> clients) {
     rows.write(loads, drops, clients);
+    clientsWritten.addAndGet(clients.size());
+  }
+
+  @Override
+  public int touch(List<ClientFreshness> clients) {
+    int found = rows.touch(clients);
+    clientsTouched.addAndGet(clients.size());
+    return found;
   }
 
   @Override
