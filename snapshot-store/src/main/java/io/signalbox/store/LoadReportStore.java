@@ -19,6 +19,17 @@ public interface LoadReportStore {
    */
   void write(List<LoadRow> loads, List<DropRow> drops, List<ClientLoadRow> clients);
 
+  /**
+   * Moves the last report of existing client rows forward, never back, leaving their clusters and
+   * work as they are: what a replica writes for a client whose row would otherwise be written again
+   * unchanged, a few bytes instead of the whole row. A row not found (deleted meanwhile, or never
+   * written) is not created.
+   *
+   * @return how many rows it moved (or found already at that time); a row not found, or at a later
+   *     report, is not counted
+   */
+  int touch(List<ClientFreshness> clients);
+
   /** {@code cluster}'s load rows of intervals starting at or after {@code since}, every replica's. */
   List<LoadRow> loads(String cluster, Instant since);
 
@@ -58,4 +69,7 @@ public interface LoadReportStore {
    */
   record ClientLoadRow(String nodeId, String replica, Instant lastReport, Instant reportingSince, String clusters,
       String work) {}
+
+  /** A client row's freshness alone, by node id and replica: see {@link #touch}. */
+  record ClientFreshness(String nodeId, String replica, Instant lastReport) {}
 }

@@ -2,6 +2,7 @@ package io.signalbox.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.store.LoadReportStore.ClientFreshness;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import io.signalbox.store.LoadReportStore.DropRow;
 import io.signalbox.store.LoadReportStore.LoadRow;
@@ -73,6 +74,19 @@ public abstract class LoadReportStoreContract {
     reports.write(List.of(), List.of(), List.of(client("n1", "r1", T0)));
 
     assertThat(reports.clients(T0)).containsExactly(client("n1", "r1", T1));
+  }
+
+  @Test
+  void aTouchMovesAClientRowsLastReportForwardKeepingItsClustersAndWork() {
+    LoadReportStore reports = store.loadReports();
+    reports.write(List.of(), List.of(), List.of(client("n1", "r1", T0), client("n2", "r1", T1)));
+
+    assertThat(reports.touch(List.of(new ClientFreshness("n1", "r1", T1), new ClientFreshness("n2", "r1", T0),
+        new ClientFreshness("gone", "r1", T1)))).isEqualTo(1);
+
+    ClientLoadRow moved = client("n1", "r1", T0);
+    assertThat(reports.clients(T0)).containsExactly(new ClientLoadRow("n1", "r1", T1, moved.reportingSince(),
+        moved.clusters(), moved.work()), client("n2", "r1", T1));
   }
 
   @Test

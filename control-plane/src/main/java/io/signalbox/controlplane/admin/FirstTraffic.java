@@ -244,9 +244,10 @@ final class FirstTraffic implements AutoCloseable {
   private void look(Instant closed) {
     Map<String, List<Ready>> clusters = new TreeMap<>();
     waiting.values().forEach(r -> clusters.computeIfAbsent(r.cluster(), k -> new ArrayList<>()).add(r));
+    FleetLoad once = load.oneRead();
     clusters.forEach((cluster, ready) -> {
       Instant since = ready.stream().map(Ready::readyAt).min(Comparator.naturalOrder()).orElseThrow();
-      ClusterLoad rows = load.load(cluster, since.minus(load.interval()));
+      ClusterLoad rows = once.load(cluster, since.minus(load.interval()));
       for (Ready r : ready) {
         LoadView.Readiness found = firstTraffic(r, rows, closed);
         if (found != null) {

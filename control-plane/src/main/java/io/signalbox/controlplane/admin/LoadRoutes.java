@@ -39,7 +39,8 @@ final class LoadRoutes {
    * The clusters whose last interval raises correlated errors, as the status shows them: one
    * message each, naming the erring localities.
    */
-  static List<String> correlatedErrors(FleetLoad load, Instant now) {
+  static List<String> correlatedErrors(FleetLoad fleet, Instant now) {
+    FleetLoad load = fleet.oneRead();
     return load.clusters().stream()
         .map(c -> LoadView.of(load, c, now).correlatedErrors())
         .filter(LoadView.Correlation::raised)

@@ -95,6 +95,8 @@ final class LoadSeries implements MeterBinder {
     List<MultiGauge.Row<?>> raised = new ArrayList<>();
     List<MultiGauge.Row<?>> skews = new ArrayList<>();
     Map<Tags, Double> flightByTags = new HashMap<>();
+    // One read of every client's row for all clusters, not one per cluster (issue 30's cost).
+    FleetLoad load = this.load.oneRead();
     Set<String> names = new TreeSet<>(optedIn.get());
     names.addAll(load.clusters());
     for (String name : names) {
@@ -115,7 +117,7 @@ final class LoadSeries implements MeterBinder {
           skews.add(MultiGauge.Row.of(tags, view.skew()));
         }
       }
-      count(name, cluster, now);
+      count(load, name, cluster, now);
     }
     flightByTags.forEach((tags, value) -> flight.add(MultiGauge.Row.of(tags, value)));
     inFlight.register(flight, true);
@@ -129,7 +131,7 @@ final class LoadSeries implements MeterBinder {
    * Adds the rows of every interval that closed after the last one counted (and by {@code now}).
    * Endpoint rows are left out: they are part of their locality's, and per endpoint is not a label.
    */
-  private void count(String name, String cluster, Instant now) {
+  private void count(FleetLoad load, String name, String cluster, Instant now) {
     Instant after = counted.getOrDefault(name, started);
     ClusterLoad rows = load.load(name, after.minus(load.interval()));
     Instant newest = after;

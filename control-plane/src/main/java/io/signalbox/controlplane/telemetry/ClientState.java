@@ -18,6 +18,11 @@ final class ClientState {
   int openStreams;
   /** Whether anything changed since the last write to the store. */
   boolean dirty;
+  /**
+   * {@link ClientRows#digest} of the row last written whole, 0 for none: a row that would be written
+   * again the same has only its last report moved forward (issue 30's write cost).
+   */
+  long writtenDigest;
 
   private int[] keys = new int[16];
   private int[] inFlight = new int[16];

@@ -47,6 +47,15 @@ public interface FleetLoad {
    */
   List<ClientWork> work(String cluster, Locality locality, String endpoint);
 
+  /**
+   * This load, reading each client's figures at most once for all its answers: for a caller asking
+   * about many clusters at once (a scrape, the status, a page), so that costs one read, not one per
+   * cluster. Its client figures are those of its first answer; ask again for newer ones.
+   */
+  default FleetLoad oneRead() {
+    return this;
+  }
+
   /** No reports at all: what a server without LRS (or a test) reads. */
   FleetLoad NONE = new FleetLoad() {
     @Override

@@ -6,6 +6,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.UpstreamEndpointStats;
 import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
 import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
 import io.signalbox.store.LoadReportStore;
+import io.signalbox.store.LoadReportStore.ClientFreshness;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import io.signalbox.store.LoadReportStore.DropRow;
 import io.signalbox.store.LoadReportStore.LoadRow;
@@ -298,6 +299,7 @@ final class LoadAggregator implements AutoCloseable {
       long now = clock.millis();
       // In flight: each client's latest value from a report in this interval, summed.
       List<ClientLoadRow> clientRows = new ArrayList<>();
+      List<ClientFreshness> fresher = new ArrayList<>();
       for (ClientState c : clients.values()) {
         if (c.lastReport >= intervalStart) {
           c.forEach(c::names, this::clusterOfKey, (key, count, idle) -> {
@@ -308,7 +310,16 @@ final class LoadAggregator implements AutoCloseable {
           });
         }
         if (c.dirty) {
-          clientRows.add(ClientRows.row(c, replica, base, clusterNames, keyNames, this::clusterOfKey));
+          ClientLoadRow row = ClientRows.row(c, replica, base, clusterNames, keyNames, this::clusterOfKey);
+          long digest = ClientRows.digest(row);
+          // A client reporting the same work again moves only its row's last report (readers judge
+          // "stopped" by it): a few bytes per client per interval instead of its whole row.
+          if (digest == c.writtenDigest) {
+            fresher.add(new ClientFreshness(row.nodeId(), replica, row.lastReport()));
+          } else {
+            clientRows.add(row);
+            c.writtenDigest = digest;
+          }
           c.dirty = false;
         }
       }
@@ -332,25 +343,42 @@ final class LoadAggregator implements AutoCloseable {
       clients.values().removeIf(c -> c.openStreams <= 0 && !c.dirty);
       intervalStart = alignedStart(now);
       boolean prune = ++intervalsClosed % 30 == 0;
-      writer.execute(() -> write(loadRows, dropRows, clientRows, prune ? Instant.ofEpochMilli(now).minus(retention) : null));
+      writer.execute(() -> write(loadRows, dropRows, clientRows, fresher,
+          prune ? Instant.ofEpochMilli(now).minus(retention) : null));
     } catch (RuntimeException e) {
       // A bug here must not stop the schedule (scheduleAtFixedRate cancels on an exception).
       log.error("closing a load-report interval failed", e);
     }
   }
 
-  private void write(List<LoadRow> loads, List<DropRow> dropRows, List<ClientLoadRow> clientRows, Instant pruneBefore) {
+  private void write(List<LoadRow> loads, List<DropRow> dropRows, List<ClientLoadRow> clientRows,
+      List<ClientFreshness> fresher, Instant pruneBefore) {
     try {
       if (!loads.isEmpty() || !dropRows.isEmpty() || !clientRows.isEmpty()) {
         store.write(loads, dropRows, clientRows);
+      }
+      if (!fresher.isEmpty() && store.touch(fresher) < fresher.size()) {
+        // A row to touch is missing (deleted, or its whole write was lost): write every row whole.
+        rewriteClients();
       }
       if (pruneBefore != null) {
         store.deleteBefore(pruneBefore);
       }
     } catch (RuntimeException e) {
-      // The store is down or failing: this interval's rows are lost, the next ones are written.
+      // The store is down or failing: this interval's rows are lost, the next ones are written,
+      // client rows whole (the store may not hold the rows a touch would move).
       metrics.writeFailed();
+      rewriteClients();
       log.warn("writing load-report rows failed: {}", e.toString());
+    }
+  }
+
+  /** Makes the next interval write every client's row whole. */
+  private void rewriteClients() {
+    try {
+      thread.execute(() -> clients.values().forEach(c -> c.writtenDigest = 0));
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      // Closing: there is no next interval.
     }
   }
 

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,12 +31,46 @@ final class StoredFleetLoad implements FleetLoad {
   private final Clock clock;
   private final Duration interval;
   private final Duration retention;
+  private final ClientIndex.Parsed parsed;
+  /** False: every question reads the client rows again; true: the first read is kept ({@link #oneRead()}). */
+  private final boolean once;
+  /** Guarded by this: the kept read, once made. */
+  private ClientIndex read;
 
   StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention) {
+    this(store, clock, interval, retention, new ClientIndex.Parsed(), false);
+  }
+
+  private StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention,
+      ClientIndex.Parsed parsed, boolean once) {
     this.store = store;
     this.clock = clock;
     this.interval = interval;
     this.retention = retention;
+    this.parsed = parsed;
+    this.once = once;
+  }
+
+  /**
+   * Reads every client's row at most once, however many clusters are asked about: a scrape or a
+   * page over 100 clusters then costs one read of the rows, not one per cluster (issue 30's cost).
+   */
+  @Override
+  public FleetLoad oneRead() {
+    return once ? this : new StoredFleetLoad(store, clock, interval, retention, parsed, true);
+  }
+
+  /** Every client's freshest row; read from the store each time, or once for a {@link #oneRead()}. */
+  private ClientIndex clientIndex() {
+    if (!once) {
+      return ClientIndex.of(store.clients(oldest()), parsed);
+    }
+    synchronized (this) {
+      if (read == null) {
+        read = ClientIndex.of(store.clients(oldest()), parsed);
+      }
+      return read;
+    }
   }
 
   @Override
@@ -65,9 +98,7 @@ final class StoredFleetLoad implements FleetLoad {
 
   private List<String> readClusters() {
     java.util.TreeSet<String> out = new java.util.TreeSet<>(store.clusters(oldest()));
-    for (ClientLoadRow row : store.clients(oldest())) {
-      row.clusters().lines().forEach(out::add);
-    }
+    out.addAll(clientIndex().clusters());
     return List.copyOf(out);
   }
 
@@ -139,15 +170,7 @@ final class StoredFleetLoad implements FleetLoad {
 
   /** Per node id, its freshest row among those whose latest report named {@code cluster}. */
   private Map<String, ClientLoadRow> freshest(String cluster) {
-    Map<String, ClientLoadRow> byNode = new LinkedHashMap<>();
-    for (ClientLoadRow row : store.clients(oldest())) {
-      ClientLoadRow other = byNode.get(row.nodeId());
-      if (other == null || row.lastReport().isAfter(other.lastReport())) {
-        byNode.put(row.nodeId(), row);
-      }
-    }
-    byNode.values().removeIf(row -> !ClientRows.names(row, cluster));
-    return new TreeMap<>(byNode);
+    return clientIndex().freshest(cluster);
   }
 
   private static ReportingClient client(ClientLoadRow row) {

@@ -34,7 +34,11 @@ final class LrsTestServer implements AutoCloseable {
   private final List<Client> clients = new ArrayList<>();
 
   LrsTestServer(Duration interval, KnownClusters known) {
-    reporting = LoadReporting.withKnown(Clock.systemUTC(), interval, "r1", new InMemoryLoadReports(), () -> known,
+    this(interval, known, new InMemoryLoadReports());
+  }
+
+  LrsTestServer(Duration interval, KnownClusters known, io.signalbox.store.LoadReportStore store) {
+    reporting = LoadReporting.withKnown(Clock.systemUTC(), interval, "r1", store, () -> known,
         new SimpleMeterRegistry());
     server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(),
         EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));

@@ -25,6 +25,11 @@ class StoredFleetLoadTest {
     }
 
     @Override
+    public int touch(List<ClientFreshness> clients) {
+      throw down();
+    }
+
+    @Override
     public List<LoadRow> loads(String cluster, Instant since) {
       throw down();
     }

@@ -38,6 +38,20 @@ public final class InMemoryLoadReports implements LoadReportStore {
   }
 
   @Override
+  public synchronized int touch(List<ClientFreshness> fresher) {
+    int found = 0;
+    for (ClientFreshness f : fresher) {
+      ClientLoadRow r = clients.get(List.of(f.nodeId(), f.replica()));
+      if (r != null && !f.lastReport().isBefore(r.lastReport())) {
+        found++;
+        clients.put(List.of(f.nodeId(), f.replica()), new ClientLoadRow(r.nodeId(), r.replica(), f.lastReport(),
+            r.reportingSince(), r.clusters(), r.work()));
+      }
+    }
+    return found;
+  }
+
+  @Override
   public synchronized List<LoadRow> loads(String cluster, Instant since) {
     List<LoadRow> out = new ArrayList<>();
     for (LoadRow r : loads.values()) {

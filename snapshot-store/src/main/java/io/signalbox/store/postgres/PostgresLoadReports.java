@@ -78,6 +78,30 @@ final class PostgresLoadReports implements LoadReportStore {
   }
 
   @Override
+  public int touch(List<ClientFreshness> fresher) {
+    if (fresher.isEmpty()) {
+      return 0;
+    }
+    return call("write load reports", () -> db.transactionResult(tx -> {
+      // Only the timestamp changes: PostgreSQL keeps the row's stored clusters and work as they are.
+      var batch = tx.dsl().batch(tx.dsl().update(LOAD_CLIENTS)
+          .set(LOAD_CLIENTS.LAST_REPORT, (java.time.OffsetDateTime) null)
+          .where(LOAD_CLIENTS.NODE_ID.eq((String) null))
+          .and(LOAD_CLIENTS.REPLICA.eq((String) null))
+          .and(LOAD_CLIENTS.LAST_REPORT.le((java.time.OffsetDateTime) null)));
+      for (ClientFreshness f : fresher) {
+        batch = batch.bind(utc(f.lastReport()), f.nodeId(), f.replica(), utc(f.lastReport()));
+      }
+      int found = 0;
+      for (int n : batch.execute()) {
+        // A driver may answer "done, count unknown" (SUCCESS_NO_INFO, -2) for a batched statement.
+        found += n == java.sql.Statement.SUCCESS_NO_INFO ? 1 : n;
+      }
+      return found;
+    }));
+  }
+
+  @Override
   public List<LoadRow> loads(String cluster, Instant since) {
     return call("read load reports", () -> db.selectFrom(LOAD_INTERVALS)
         .where(LOAD_INTERVALS.CLUSTER.eq(cluster).and(LOAD_INTERVALS.INTERVAL_START.ge(utc(since))))

@@ -1,0 +1,56 @@
+package io.signalbox.controlplane.telemetry;
+
+import io.signalbox.store.LoadReportStore;
+import io.signalbox.store.memory.InMemoryLoadReports;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The in-memory load-report store, counting how often every client row is read and how many are written. */
+public final class CountingLoadReports implements LoadReportStore {
+
+  public final LoadReportStore rows = new InMemoryLoadReports();
+  public final AtomicInteger clientReads = new AtomicInteger();
+  /** Client rows written whole, and touched (their last report alone moved forward). */
+  public final AtomicInteger clientsWritten = new AtomicInteger();
+  public final AtomicInteger clientsTouched = new AtomicInteger();
+
+  @Override
+  public void write(List<LoadRow> loads, List<DropRow> drops, List<ClientLoadRow> clients) {
+    rows.write(loads, drops, clients);
+    clientsWritten.addAndGet(clients.size());
+  }
+
+  @Override
+  public int touch(List<ClientFreshness> clients) {
+    int found = rows.touch(clients);
+    clientsTouched.addAndGet(clients.size());
+    return found;
+  }
+
+  @Override
+  public List<LoadRow> loads(String cluster, Instant since) {
+    return rows.loads(cluster, since);
+  }
+
+  @Override
+  public List<DropRow> drops(String cluster, Instant since) {
+    return rows.drops(cluster, since);
+  }
+
+  @Override
+  public List<ClientLoadRow> clients(Instant since) {
+    clientReads.incrementAndGet();
+    return rows.clients(since);
+  }
+
+  @Override
+  public List<String> clusters(Instant since) {
+    return rows.clusters(since);
+  }
+
+  @Override
+  public int deleteBefore(Instant cutoff) {
+    return rows.deleteBefore(cutoff);
+  }
+}
