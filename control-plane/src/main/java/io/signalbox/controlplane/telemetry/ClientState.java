@@ -3,16 +3,17 @@ package io.signalbox.controlplane.telemetry;
 /**
  * One reporting client's latest work per cluster × locality (× endpoint) key, in flat arrays:
  * the aggregation keeps one of these per client for as long as it reports, so its size is the
- * server's heap per client (16 bytes per slot, open addressing at most three quarters full:
- * a client of 100 clusters × 3 localities holds 512 slots, 8 KB). Owned by the aggregation thread.
+ * server's heap per client (issue 30: ≤ 10 KB). Keys are kept densely in the order they were first
+ * reported (12 bytes each: key, in flight, idle since), found through a hash index of 2-byte
+ * positions at most three quarters full (4-byte positions past 65,535 keys), and whether the
+ * current report named a key is one bit: a client of 100 clusters × 3 localities holds about
+ * 5 KB. Owned by the aggregation thread.
  */
 final class ClientState {
 
   final String nodeId;
   long reportingSince;
   long lastReport;
-  /** The report count, so a slot tells whether the latest report named it. */
-  int generation;
   /** Cluster ids the latest report named. */
   int[] clusters = new int[0];
   int openStreams;
@@ -24,37 +25,55 @@ final class ClientState {
    */
   long writtenDigest;
 
-  private int[] keys = new int[16];
-  private int[] inFlight = new int[16];
+  /** Positions past this need 4-byte index entries. */
+  static final int SMALL_INDEX_LIMIT = 65_535;
+
+  // Dense, in the order keys were first reported: [0, size).
+  private int[] keys = new int[8];
+  private int[] inFlight = new int[8];
   /** Seconds since {@link LoadAggregator}'s base when the key last went from busy to idle. */
-  private int[] idleSince = new int[16];
-  private int[] seen = new int[16];
+  private int[] idleSince = new int[8];
   private int size;
+  /** Bit i: the current report named key i (or carried it forward). */
+  private long[] seen = new long[1];
+  /** Hash index: position + 1 per slot, 0 for empty; char while positions fit, else {@link #largeIndex}. */
+  private char[] smallIndex = new char[16];
+  private int[] largeIndex;
 
   ClientState(String nodeId, long now) {
     this.nodeId = nodeId;
     this.reportingSince = now;
-    java.util.Arrays.fill(keys, -1);
   }
 
-  /** Records the key's in-flight count from the current report ({@link #generation}). */
+  /** A report begins: no key has been named by it yet. */
+  void beginReport() {
+    java.util.Arrays.fill(seen, 0L);
+  }
+
+  /** Records the key's in-flight count from the current report. */
   void work(int key, int count, int nowRelative) {
-    int slot = slot(key);
-    if (keys[slot] != key) {
-      keys[slot] = key;
-      inFlight[slot] = 0;
-      idleSince[slot] = nowRelative;
-      size++;
-      if (size * 4 > keys.length * 3) {
-        grow();
-        slot = slot(key);
-      }
+    int at = position(key);
+    if (at < 0) {
+      at = add(key, nowRelative);
     }
-    if (count == 0 && inFlight[slot] != 0) {
-      idleSince[slot] = nowRelative;
+    if (count == 0 && inFlight[at] != 0) {
+      idleSince[at] = nowRelative;
     }
-    inFlight[slot] = count;
-    seen[slot] = generation;
+    inFlight[at] = count;
+    markSeen(at);
+  }
+
+  /** How many keys this client has reported (for tests). */
+  int size() {
+    return size;
+  }
+
+  private boolean seen(int at) {
+    return (seen[at >>> 6] & (1L << at)) != 0;
+  }
+
+  private void markSeen(int at) {
+    seen[at >>> 6] |= 1L << at;
   }
 
   /**
@@ -72,8 +91,8 @@ final class ClientState {
   void omitted(int[] named, int namedCount, java.util.function.IntUnaryOperator clusterOf, int nowRelative) {
     clusters = named;
     int count = namedCount;
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] < 0 || seen[i] == generation) {
+    for (int i = 0; i < size; i++) {
+      if (seen(i)) {
         continue;
       }
       int cluster = clusterOf.applyAsInt(keys[i]);
@@ -85,9 +104,9 @@ final class ClientState {
           }
           clusters[count++] = cluster;
         }
-        seen[i] = generation;
+        markSeen(i);
       } else if (wasNamed) {
-        seen[i] = generation;
+        markSeen(i);
       }
     }
     if (count != clusters.length) {
@@ -106,8 +125,8 @@ final class ClientState {
    */
   boolean forget(int nowRelative) {
     boolean any = false;
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] >= 0 && inFlight[i] != 0) {
+    for (int i = 0; i < size; i++) {
+      if (inFlight[i] != 0) {
         inFlight[i] = 0;
         idleSince[i] = nowRelative;
         any = true;
@@ -119,8 +138,8 @@ final class ClientState {
   /** Calls {@code visitor} for every key of a cluster the latest report named. */
   void forEach(java.util.function.IntPredicate clusterNamed, java.util.function.IntUnaryOperator clusterOf,
       Visitor visitor) {
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] >= 0 && clusterNamed.test(clusterOf.applyAsInt(keys[i]))) {
+    for (int i = 0; i < size; i++) {
+      if (clusterNamed.test(clusterOf.applyAsInt(keys[i]))) {
         visitor.visit(keys[i], inFlight[i], idleSince[i]);
       }
     }
@@ -144,33 +163,72 @@ final class ClientState {
     return false;
   }
 
-  private int slot(int key) {
-    int mask = keys.length - 1;
-    int i = (key * 0x9E3779B9) >>> 7 & mask;
-    while (keys[i] >= 0 && keys[i] != key) {
-      i = (i + 1) & mask;
-    }
-    return i;
-  }
-
-  private void grow() {
-    int[] oldKeys = keys;
-    int[] oldInFlight = inFlight;
-    int[] oldIdle = idleSince;
-    int[] oldSeen = seen;
-    keys = new int[oldKeys.length * 2];
-    java.util.Arrays.fill(keys, -1);
-    inFlight = new int[keys.length];
-    idleSince = new int[keys.length];
-    seen = new int[keys.length];
-    for (int i = 0; i < oldKeys.length; i++) {
-      if (oldKeys[i] >= 0) {
-        int s = slot(oldKeys[i]);
-        keys[s] = oldKeys[i];
-        inFlight[s] = oldInFlight[i];
-        idleSince[s] = oldIdle[i];
-        seen[s] = oldSeen[i];
+  /** The key's position, or -1. */
+  private int position(int key) {
+    int mask = indexLength() - 1;
+    for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
+      int entry = largeIndex != null ? largeIndex[i] : smallIndex[i];
+      if (entry == 0) {
+        return -1;
+      }
+      if (keys[entry - 1] == key) {
+        return entry - 1;
       }
     }
+  }
+
+  private int add(int key, int nowRelative) {
+    int at = size++;
+    if (at == keys.length) {
+      int n = keys.length + (keys.length >> 1);
+      keys = java.util.Arrays.copyOf(keys, n);
+      inFlight = java.util.Arrays.copyOf(inFlight, n);
+      idleSince = java.util.Arrays.copyOf(idleSince, n);
+    }
+    if ((at >>> 6) == seen.length) {
+      seen = java.util.Arrays.copyOf(seen, seen.length + 1);
+    }
+    keys[at] = key;
+    inFlight[at] = 0;
+    idleSince[at] = nowRelative;
+    if (size * 4 > indexLength() * 3 || (largeIndex == null && size > SMALL_INDEX_LIMIT)) {
+      reindex(size * 4 > indexLength() * 3 ? indexLength() * 2 : indexLength());
+    } else {
+      place(at);
+    }
+    return at;
+  }
+
+  private int indexLength() {
+    return largeIndex != null ? largeIndex.length : smallIndex.length;
+  }
+
+  private void reindex(int length) {
+    if (size > SMALL_INDEX_LIMIT) {
+      largeIndex = new int[length];
+      smallIndex = null;
+    } else {
+      smallIndex = new char[length];
+    }
+    for (int at = 0; at < size; at++) {
+      place(at);
+    }
+  }
+
+  private void place(int at) {
+    int mask = indexLength() - 1;
+    int i = hash(keys[at]) & mask;
+    while ((largeIndex != null ? largeIndex[i] : smallIndex[i]) != 0) {
+      i = (i + 1) & mask;
+    }
+    if (largeIndex != null) {
+      largeIndex[i] = at + 1;
+    } else {
+      smallIndex[i] = (char) (at + 1);
+    }
+  }
+
+  private static int hash(int key) {
+    return (key * 0x9E3779B9) >>> 7;
   }
 }

@@ -158,7 +158,7 @@ final class LoadAggregator implements AutoCloseable {
       client.forget(nowSeconds);
     }
     client.lastReport = now;
-    client.generation++;
+    client.beginReport();
     client.dirty = true;
     metrics.report();
     int[] named = new int[request.getClusterStatsCount()];
