@@ -36,9 +36,12 @@ final class GatedStream<Q, A> {
   private ServerCall.Listener<Q> delegate;
   private boolean refused;
   private boolean ended;
-  private Node bound;
+  /** The node this stream belongs to, from its first request: its id and cluster only (not the whole Node). */
+  private String boundId;
+  private String boundCluster;
   // Delta only: what the stream subscribes to per type, since each request says only what changed.
-  private final Map<XdsType, Set<String>> deltaNames = new HashMap<>();
+  // Created on a delta stream's first request: SotW and LRS streams never need it.
+  private Map<XdsType, Set<String>> deltaNames;
 
   GatedStream(StreamGate gate, ServerCall<Q, A> call, Peer peer, StreamGate.Connection connection) {
     this.gate = gate;
@@ -127,6 +130,9 @@ final class GatedStream<Q, A> {
       if (type == null) {
         return true;
       }
+      if (deltaNames == null) {
+        deltaNames = new HashMap<>();
+      }
       Set<String> names = deltaNames.computeIfAbsent(type, t -> new HashSet<>());
       for (String name : r.getResourceNamesUnsubscribeList()) {
         names.remove(name);
@@ -172,17 +178,18 @@ final class GatedStream<Q, A> {
   }
 
   private boolean admitNode(Node node) {
-    if (bound != null) {
-      if (node != null && (!node.getId().equals(bound.getId()) || !node.getCluster().equals(bound.getCluster()))) {
+    if (boundId != null) {
+      if (node != null && (!node.getId().equals(boundId) || !node.getCluster().equals(boundCluster))) {
         return refuse(Refusal.Reason.NODE_CHANGED, Status.PERMISSION_DENIED, describe(node),
-            "this stream belongs to node " + describe(bound) + "; a request claimed node " + describe(node));
+            "this stream belongs to node " + describe(boundId, boundCluster) + "; a request claimed node "
+                + describe(node));
       }
       return true;
     }
     boolean named = node != null && !node.getId().isEmpty();
     if (gate.identity == null) {
       if (named) {
-        bound = node;
+        bind(node);
       }
       return true;
     }
@@ -200,12 +207,21 @@ final class GatedStream<Q, A> {
           "node " + describe(node) + " must present a certificate with URI SAN '" + uri + "'; this one ('"
               + peer.subject() + "') has " + (peer.uriSans().isEmpty() ? "none" : peer.uriSans()));
     }
-    bound = node;
+    bind(node);
     return true;
   }
 
+  private void bind(Node node) {
+    boundId = node.getId();
+    boundCluster = node.getCluster();
+  }
+
   private static String describe(Node node) {
-    return "'" + node.getId() + "' (cluster '" + node.getCluster() + "')";
+    return describe(node.getId(), node.getCluster());
+  }
+
+  private static String describe(String id, String cluster) {
+    return "'" + id + "' (cluster '" + cluster + "')";
   }
 
   private boolean refuse(Refusal.Reason reason, Status status, String node, String message) {
@@ -214,7 +230,7 @@ final class GatedStream<Q, A> {
   }
 
   private boolean exceeded(String limit, String message) {
-    gate.refusals.exceeded(limit, peer.address(), bound == null ? null : describe(bound), message);
+    gate.refusals.exceeded(limit, peer.address(), boundId == null ? null : describe(boundId, boundCluster), message);
     return close(Status.RESOURCE_EXHAUSTED.withDescription(message));
   }
 
