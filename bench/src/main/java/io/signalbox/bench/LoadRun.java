@@ -155,6 +155,10 @@ public final class LoadRun {
    */
   private RunResult.Steady steady(Path dir, Fleet fleet, ServerProcess server, int adminPort)
       throws InterruptedException {
+    if (!scenario.steadyWarmup().isZero()) {
+      log.info("{}: {} before the steady window, unmeasured", scenario.label(), scenario.steadyWarmup());
+      TimeUnit.MILLISECONDS.sleep(scenario.steadyWarmup().toMillis());
+    }
     log.info("{}: steady window of {}", scenario.label(), scenario.steady());
     // Nothing is asked of the server during the window: a /metrics scrape reads the load figures of
     // every cluster, which costs far more than the reports do (it is timed apart, below).

@@ -44,6 +44,9 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--steady", defaultValue = "PT0S",
       description = "After the changes, watch the connected fleet this long with nothing changing (ISO-8601): "
           + "server CPU over the window, then its heap after a GC") Duration steady;
+  @Option(names = "--steady-warmup", defaultValue = "PT0S",
+      description = "Before the steady window, let the fleet run this long unmeasured (ISO-8601), e.g. PT60S so "
+          + "that the load-report path is compiled before its cost is measured") Duration steadyWarmup;
   @Option(names = "--changes", defaultValue = "20", description = "Changes measured as the warm phase") int changes;
   @Option(names = "--warmup-changes", defaultValue = "10",
       description = "Changes applied before the warm phase (after the cold one) and not measured") int warmupChanges;
@@ -100,6 +103,10 @@ public final class LoadTool implements Callable<Integer> {
       err.println("--rounds must be at least 1, was " + rounds);
       return 2;
     }
+    if (steadyWarmup.isNegative()) {
+      err.println("the steady window's warm-up cannot be negative, was " + steadyWarmup);
+      return 2;
+    }
     List<Scenario.Target> order;
     ChangePlan plan;
     Workload workload;
@@ -124,7 +131,7 @@ public final class LoadTool implements Callable<Integer> {
     }
     Scenario scenario = new Scenario(order.get(0), mode, clients, workload, plan, store,
         debounce, fileQuietPeriod, options(serverJvmOpts), signalboxJvm.list(), options(baselineJvmOpts),
-        signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout, null, steady);
+        signalboxJar, cdsArchive, absoluteClasspath(), workDir, timeout, null, steady, steadyWarmup);
     boolean clean = true;
     List<List<RunResult>> all = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {

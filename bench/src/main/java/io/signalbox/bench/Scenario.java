@@ -30,6 +30,9 @@ import java.util.Objects;
  *     every client sends load reports as grpc-java does; null: no client reports
  * @param steady after the changes, how long the connected fleet is watched with nothing changing
  *     (server CPU over that window, then its heap after a GC); zero for none
+ * @param steadyWarmup before that window, how long the fleet runs as in it without being measured:
+ *     with load reports, long enough for the report path to be compiled (a server that runs for
+ *     days pays its JIT once), so the window is the steady state
  */
 public record Scenario(
     Target target,
@@ -49,7 +52,8 @@ public record Scenario(
     Path workDir,
     Duration convergeTimeout,
     String loadReportingInterval,
-    Duration steady) {
+    Duration steady,
+    Duration steadyWarmup) {
 
   /** The seed the simulated clients' load reports are drawn from: every run sends the same traffic. */
   static final long LOAD_SEED = 30;
@@ -61,7 +65,17 @@ public record Scenario(
       Duration convergeTimeout) {
     this(target, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
         signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
-        null, Duration.ZERO);
+        null, Duration.ZERO, Duration.ZERO);
+  }
+
+  /** No warm-up before the steady window. */
+  public Scenario(Target target, Fleet.Mode mode, int clients, Workload workload, ChangePlan plan, String store,
+      String debounce, String fileQuietPeriod, List<String> serverJvmOptions, List<String> signalboxJvmOptions,
+      List<String> baselineJvmOptions, Path signalboxJar, Path cdsArchive, String benchClasspath, Path workDir,
+      Duration convergeTimeout, String loadReportingInterval, Duration steady) {
+    this(target, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
+        signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
+        loadReportingInterval, steady, Duration.ZERO);
   }
 
   /** The control plane under test. */
@@ -96,6 +110,10 @@ public record Scenario(
     signalboxJvmOptions = List.copyOf(signalboxJvmOptions);
     baselineJvmOptions = List.copyOf(baselineJvmOptions);
     Objects.requireNonNull(steady, "steady");
+    Objects.requireNonNull(steadyWarmup, "steadyWarmup");
+    if (steadyWarmup.isNegative()) {
+      throw new IllegalArgumentException("the steady window's warm-up cannot be negative, was " + steadyWarmup);
+    }
   }
 
   boolean loadReports() {
@@ -106,7 +124,7 @@ public record Scenario(
   Scenario withLoadReports(String interval) {
     return new Scenario(target, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
         signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
-        interval, steady);
+        interval, steady, steadyWarmup);
   }
 
   /** All JVM options of {@link #target}'s server. */
@@ -119,7 +137,7 @@ public record Scenario(
   Scenario withTarget(Target other) {
     return new Scenario(other, mode, clients, workload, plan, store, debounce, fileQuietPeriod, serverJvmOptions,
         signalboxJvmOptions, baselineJvmOptions, signalboxJar, cdsArchive, benchClasspath, workDir, convergeTimeout,
-        loadReportingInterval, steady);
+        loadReportingInterval, steady, steadyWarmup);
   }
 
   String label() {

@@ -62,6 +62,25 @@ class LoadToolOptionsTest {
   }
 
   @Test
+  void refusesANegativeSteadyWarmup() {
+    assertThat(load("--steady-warmup", "-PT1S"))
+        .isEqualTo(new Outcome(2, "the steady window's warm-up cannot be negative, was PT-1S"));
+  }
+
+  @Test
+  void everyVariantOfARunKeepsItsSteadyWindowAndWarmup() {
+    Scenario run = new Scenario(Scenario.Target.SIGNALBOX, Fleet.Mode.SOTW, 10, new Workload(1, 1),
+        new ChangePlan(0, 0, 0, 1), "memory", "100ms", "100ms", List.of(), List.of(), List.of(),
+        dir.resolve("signalbox.jar"), dir.resolve("signalbox.jsa"), "", dir, Duration.ofSeconds(1), null,
+        Duration.ofSeconds(60), Duration.ofSeconds(30));
+
+    for (Scenario variant : List.of(run.withLoadReports("10s"), run.withTarget(Scenario.Target.SIGNALBOX_CDS))) {
+      assertThat(variant.steady()).isEqualTo(Duration.ofSeconds(60));
+      assertThat(variant.steadyWarmup()).isEqualTo(Duration.ofSeconds(30));
+    }
+  }
+
+  @Test
   void refusesTheCdsTargetWithoutAnArchiveBeforeRunningAnyTarget() throws Exception {
     Path jar = Files.createFile(dir.resolve("signalbox.jar"));
     Path archive = dir.resolve("signalbox.jsa");
