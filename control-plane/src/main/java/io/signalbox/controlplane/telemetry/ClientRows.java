@@ -3,6 +3,7 @@ package io.signalbox.controlplane.telemetry;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -18,48 +19,55 @@ final class ClientRows {
   /** One parsed work line. */
   record Work(String cluster, Locality locality, String endpoint, long inFlight, Instant idleSince) {}
 
+  /**
+   * The row's text. {@code linePrefix} is a key's line up to its counts ({@link #linePrefix}), made
+   * once per key, so a row costs two numbers per line.
+   */
   static ClientLoadRow row(ClientState c, String replica, long base, List<String> clusterNames,
-      List<LoadAggregator.KeyName> keyNames, IntUnaryOperator clusterOf) {
+      IntFunction<String> linePrefix, IntUnaryOperator clusterOf) {
     StringBuilder clusters = new StringBuilder();
-    for (int cluster : c.clusters) {
-      clusters.append(clusterNames.get(cluster)).append('\n');
-    }
+    c.forEachCluster(cluster -> clusters.append(clusterNames.get(cluster)).append('\n'));
     StringBuilder work = new StringBuilder();
-    c.forEach(c::names, clusterOf, (key, inFlight, idleSeconds) -> {
-      LoadAggregator.KeyName name = keyNames.get(key);
-      work.append(clusterNames.get(name.cluster())).append('\t')
-          .append(name.locality().region()).append('\t')
-          .append(name.locality().zone()).append('\t')
-          .append(name.locality().subZone()).append('\t')
-          .append(clean(name.endpoint())).append('\t')
-          .append(inFlight).append('\t')
-          // Never before the run of reports began: nothing is known about work before it.
-          .append(Math.max(base + idleSeconds * 1000L, c.reportingSince)).append('\n');
-    });
+    c.forEach(c::names, clusterOf, (key, inFlight, idleSeconds) -> work.append(linePrefix.apply(key))
+        .append(inFlight).append('\t').append(idleSinceMillis(c, base, idleSeconds)).append('\n'));
     return new ClientLoadRow(c.nodeId, replica, Instant.ofEpochMilli(c.lastReport),
         Instant.ofEpochMilli(c.reportingSince), clusters.toString(), work.toString());
   }
 
-  /**
-   * A 64-bit digest (FNV-1a) of what a row says besides its last report, never 0: equal digests
-   * mean the stored row already says it. Kept per client instead of the row's text (~10 KB at 100
-   * clusters × 3 localities), so skipping an unchanged write costs 8 bytes of heap per client.
-   */
-  static long digest(ClientLoadRow row) {
-    long h = 0xcbf29ce484222325L;
-    h = mix(h, row.replica());
-    h = mix(h, Long.toString(row.reportingSince().toEpochMilli()));
-    h = mix(h, row.clusters());
-    h = mix(h, row.work());
-    return h == 0 ? 1 : h;
+  /** A work line up to its counts: {@code cluster TAB region TAB zone TAB subZone TAB endpoint TAB}. */
+  static String linePrefix(String cluster, Locality locality, String endpoint) {
+    return clean(cluster) + '\t' + clean(locality.region()) + '\t' + clean(locality.zone()) + '\t'
+        + clean(locality.subZone()) + '\t' + clean(endpoint) + '\t';
   }
 
-  private static long mix(long h, String s) {
-    for (int i = 0; i < s.length(); i++) {
-      h = (h ^ s.charAt(i)) * 0x100000001b3L;
-    }
-    // A separator, so that moving text from one part to the next changes the digest.
-    return (h ^ 0xffff) * 0x100000001b3L;
+  /** Never before the run of reports began: nothing is known about work before it. */
+  private static long idleSinceMillis(ClientState c, long base, int idleSeconds) {
+    return Math.max(base + idleSeconds * 1000L, c.reportingSince);
+  }
+
+  /**
+   * A 64-bit digest of what the client's row would say besides its last report, never 0: equal
+   * digests mean the stored row already says it. Taken from the client's numbers, not from the
+   * row's text, so an unchanged client costs no text at all; key and cluster ids are the
+   * aggregation's, stable for its life (a new aggregation writes every row whole). Kept per client
+   * instead of the row (~10 KB at 100 clusters × 3 localities): 8 bytes of heap per client.
+   */
+  static long digest(ClientState c, long base, IntUnaryOperator clusterOf) {
+    long[] h = {mix(0xcbf29ce484222325L, c.reportingSince)};
+    c.forEachCluster(cluster -> h[0] = mix(h[0], cluster));
+    h[0] = mix(h[0], -1);
+    c.forEach(c::names, clusterOf, (key, inFlight, idleSeconds) -> {
+      h[0] = mix(h[0], key);
+      h[0] = mix(h[0], inFlight);
+      h[0] = mix(h[0], inFlight == 0 ? idleSinceMillis(c, base, idleSeconds) : 0);
+    });
+    return h[0] == 0 ? 1 : h[0];
+  }
+
+  /** One value into the digest: multiply and xor-shift, so every bit of it reaches every bit of the digest. */
+  private static long mix(long h, long value) {
+    h = (h ^ value) * 0x9E3779B97F4A7C15L;
+    return h ^ (h >>> 29);
   }
 
   private static String clean(String s) {

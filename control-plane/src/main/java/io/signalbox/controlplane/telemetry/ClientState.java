@@ -6,16 +6,17 @@ package io.signalbox.controlplane.telemetry;
  * server's heap per client (issue 30: ≤ 10 KB). Keys are kept densely in the order they were first
  * reported (12 bytes each: key, in flight, idle since), found through a hash index of 2-byte
  * positions at most three quarters full (4-byte positions past 65,535 keys), and whether the
- * current report named a key is one bit: a client of 100 clusters × 3 localities holds about
- * 5 KB. Owned by the aggregation thread.
+ * current report named a key is one bit, as is whether it named a cluster (by the aggregation's
+ * cluster id): a client of 100 clusters × 3 localities holds about 5 KB. Owned by the aggregation
+ * thread.
  */
 final class ClientState {
 
   final String nodeId;
   long reportingSince;
   long lastReport;
-  /** Cluster ids the latest report named. */
-  int[] clusters = new int[0];
+  /** Bit i: the latest report named cluster id i (or a busy key of it was carried forward). */
+  private long[] named = new long[2];
   int openStreams;
   /** Whether anything changed since the last write to the store. */
   boolean dirty;
@@ -77,9 +78,9 @@ final class ClientState {
   }
 
   /**
-   * After a report naming the clusters {@code named} (the first {@code namedCount}): settles every
-   * key the report left out, and sets {@link #clusters}. A key with nothing in flight before stays
-   * idle (gRPC clients leave a locality out once it has no activity). A key with calls in flight
+   * After a report naming the clusters {@code namedList} (the first {@code namedCount}): settles
+   * every key the report left out, and sets the clusters it names ({@link #names}). A key with
+   * nothing in flight before stays idle (gRPC clients leave a locality out once it has no activity). A key with calls in flight
    * before keeps its count, carried forward, and keeps its cluster among the named ones:
    * @grpc/grpc-js-xds leaves out a locality whose only activity is calls in progress, and a cluster
    * with no other activity altogether, so leaving them out says nothing about those calls, and
@@ -88,30 +89,30 @@ final class ClientState {
    * carried count holds until the client names the locality again ({@link #work}), its stream ends
    * or it comes back after a silence ({@link #forget}).
    */
-  void omitted(int[] named, int namedCount, java.util.function.IntUnaryOperator clusterOf, int nowRelative) {
-    clusters = named;
-    int count = namedCount;
+  void omitted(int[] namedList, int namedCount, java.util.function.IntUnaryOperator clusterOf, int nowRelative) {
+    java.util.Arrays.fill(named, 0L);
+    for (int n = 0; n < namedCount; n++) {
+      name(namedList[n]);
+    }
     for (int i = 0; i < size; i++) {
       if (seen(i)) {
         continue;
       }
       int cluster = clusterOf.applyAsInt(keys[i]);
-      boolean wasNamed = names(cluster, count);
       if (inFlight[i] != 0) {
-        if (!wasNamed) {
-          if (count == clusters.length) {
-            clusters = java.util.Arrays.copyOf(clusters, Math.max(4, count * 2));
-          }
-          clusters[count++] = cluster;
-        }
+        name(cluster);
         markSeen(i);
-      } else if (wasNamed) {
+      } else if (names(cluster)) {
         markSeen(i);
       }
     }
-    if (count != clusters.length) {
-      clusters = java.util.Arrays.copyOf(clusters, count);
+  }
+
+  private void name(int cluster) {
+    if ((cluster >>> 6) >= named.length) {
+      named = java.util.Arrays.copyOf(named, Math.max((cluster >>> 6) + 1, named.length * 2));
     }
+    named[cluster >>> 6] |= 1L << cluster;
   }
 
   /**
@@ -150,17 +151,21 @@ final class ClientState {
     void visit(int key, int inFlight, int idleSinceRelative);
   }
 
+  /** Whether the latest report named the cluster (or carried a busy key of it forward). */
   boolean names(int cluster) {
-    return names(cluster, clusters.length);
+    int word = cluster >>> 6;
+    return word < named.length && (named[word] & (1L << cluster)) != 0;
   }
 
-  private boolean names(int cluster, int count) {
-    for (int i = 0; i < count; i++) {
-      if (clusters[i] == cluster) {
-        return true;
+  /** Calls {@code action} for every cluster the latest report named, by increasing id. */
+  void forEachCluster(java.util.function.IntConsumer action) {
+    for (int word = 0; word < named.length; word++) {
+      long bits = named[word];
+      while (bits != 0) {
+        action.accept(word * 64 + Long.numberOfTrailingZeros(bits));
+        bits &= bits - 1;
       }
     }
-    return false;
   }
 
   /** The key's position, or -1. */

@@ -74,6 +74,13 @@ final class LoadAggregator implements AutoCloseable {
   private final List<String> clusterNames = new ArrayList<>();
   private final Map<KeyName, Integer> keyIds = new HashMap<>();
   private final List<KeyName> keyNames = new ArrayList<>();
+  /** Per key, its work line up to the counts ({@link ClientRows#linePrefix}). */
+  private final List<String> keyLines = new ArrayList<>();
+  /**
+   * Per key, the epoch of the {@link KnownClusters} it was last found served in: a report checks a
+   * key against what is served once per epoch, not once per report.
+   */
+  private long[] servedIn = new long[64];
   private int[] keyCluster = new int[64];
   private long[] issued = new long[64];
   private long[] succeeded = new long[64];
@@ -174,23 +181,25 @@ final class LoadAggregator implements AutoCloseable {
       for (UpstreamLocalityStats l : stats.getUpstreamLocalityStatsList()) {
         Locality locality = new Locality(l.getLocality().getRegion(), l.getLocality().getZone(),
             l.getLocality().getSubZone());
-        if (!served.knows(clusterName, locality)) {
+        int key = servedKey(served, cluster, clusterName, locality, "");
+        if (key < 0) {
           metrics.refused(LoadMetrics.UNKNOWN_LOCALITY);
           continue;
         }
-        if (!add(client, cluster, locality, "", l.getTotalIssuedRequests(), l.getTotalSuccessfulRequests(),
+        if (!add(client, key, l.getTotalIssuedRequests(), l.getTotalSuccessfulRequests(),
             l.getTotalErrorRequests(), l.getTotalRequestsInProgress(), nowSeconds)) {
           continue;
         }
+        locality = keyNames.get(key).locality(); // the interned one: its strings' hashes are known
         // Envoy's per-endpoint figures (report_endpoint_granularity), kept only for endpoints the
         // assignment puts in this locality: their number is then bounded by what is served.
         for (UpstreamEndpointStats e : l.getUpstreamEndpointStatsList()) {
-          String endpoint = endpoint(e);
-          if (!served.knows(clusterName, locality, endpoint)) {
+          int endpointKey = servedKey(served, cluster, clusterName, locality, endpoint(e));
+          if (endpointKey < 0) {
             metrics.refused(LoadMetrics.UNKNOWN_ENDPOINT);
             continue;
           }
-          add(client, cluster, locality, endpoint, e.getTotalIssuedRequests(), e.getTotalSuccessfulRequests(),
+          add(client, endpointKey, e.getTotalIssuedRequests(), e.getTotalSuccessfulRequests(),
               e.getTotalErrorRequests(), e.getTotalRequestsInProgress(), nowSeconds);
         }
       }
@@ -227,14 +236,31 @@ final class LoadAggregator implements AutoCloseable {
     return count >= 0 && count <= MAX_COUNT;
   }
 
-  private boolean add(ClientState client, int cluster, Locality locality, String endpoint, long issuedNow,
-      long succeededNow, long erroredNow, long inFlightNow, int nowSeconds) {
+  /**
+   * The key of a cluster × locality (× endpoint) the served snapshot holds, or -1: a key is made the
+   * first time it is reported, and checked against what is served again only when that changes.
+   */
+  private int servedKey(KnownClusters served, int cluster, String clusterName, Locality locality, String endpoint) {
+    KeyName name = new KeyName(cluster, locality, endpoint);
+    Integer id = keyIds.get(name);
+    if (id != null && servedIn[id] == served.epoch()) {
+      return id;
+    }
+    if (!(endpoint.isEmpty() ? served.knows(clusterName, locality) : served.knows(clusterName, locality, endpoint))) {
+      return -1;
+    }
+    int key = id != null ? id : keyId(name, cluster);
+    servedIn[key] = served.epoch();
+    return key;
+  }
+
+  private boolean add(ClientState client, int key, long issuedNow, long succeededNow, long erroredNow,
+      long inFlightNow, int nowSeconds) {
     if (!plausible(issuedNow) || !plausible(succeededNow) || !plausible(erroredNow) || inFlightNow < 0
         || inFlightNow > MAX_IN_FLIGHT) {
       metrics.refused(LoadMetrics.ABSURD_VALUE);
       return false;
     }
-    int key = keyId(new KeyName(cluster, locality, endpoint), cluster);
     issued[key] += issuedNow;
     succeeded[key] += succeededNow;
     errored[key] += erroredNow;
@@ -271,14 +297,12 @@ final class LoadAggregator implements AutoCloseable {
     return keyCluster[key];
   }
 
+  /** Interns a new key. */
   private int keyId(KeyName name, int cluster) {
-    Integer id = keyIds.get(name);
-    if (id != null) {
-      return id;
-    }
     int key = keyNames.size();
     keyIds.put(name, key);
     keyNames.add(name);
+    keyLines.add(ClientRows.linePrefix(clusterNames.get(cluster), name.locality(), name.endpoint()));
     if (key == keyCluster.length) {
       int n = key * 2;
       keyCluster = Arrays.copyOf(keyCluster, n);
@@ -287,6 +311,7 @@ final class LoadAggregator implements AutoCloseable {
       errored = Arrays.copyOf(errored, n);
       inFlight = Arrays.copyOf(inFlight, n);
       touched = Arrays.copyOf(touched, n);
+      servedIn = Arrays.copyOf(servedIn, n);
     }
     keyCluster[key] = cluster;
     return key;
@@ -310,14 +335,13 @@ final class LoadAggregator implements AutoCloseable {
           });
         }
         if (c.dirty) {
-          ClientLoadRow row = ClientRows.row(c, replica, base, clusterNames, keyNames, this::clusterOfKey);
-          long digest = ClientRows.digest(row);
+          long digest = ClientRows.digest(c, base, this::clusterOfKey);
           // A client reporting the same work again moves only its row's last report (readers judge
           // "stopped" by it): a few bytes per client per interval instead of its whole row.
           if (digest == c.writtenDigest) {
-            fresher.add(new ClientFreshness(row.nodeId(), replica, row.lastReport()));
+            fresher.add(new ClientFreshness(c.nodeId, replica, Instant.ofEpochMilli(c.lastReport)));
           } else {
-            clientRows.add(row);
+            clientRows.add(ClientRows.row(c, replica, base, clusterNames, keyLines::get, this::clusterOfKey));
             c.writtenDigest = digest;
           }
           c.dirty = false;

@@ -81,7 +81,11 @@ class ClientStateTest {
     c.work(3, 5, 2);
     c.omitted(new int[] {1, 0}, 1, ClientStateTest::clusterOf, 2);
 
-    assertThat(c.clusters).containsExactlyInAnyOrder(1, 0);
+    List<Integer> clusters = new ArrayList<>();
+    c.forEachCluster(clusters::add);
+    assertThat(clusters).containsExactly(0, 1);
+    assertThat(c.names(2)).isFalse();
+    assertThat(c.names(1_000)).isFalse();
     assertThat(contents(c)).containsOnlyKeys(3, 0);
     assertThat(contents(c).get(0)).containsExactly(1, 1);
   }

@@ -53,10 +53,12 @@ class LoadReportStreamTest {
   private final List<Client> clients = new ArrayList<>();
   /** Set, the aggregation thread waits on it before summing a report: a server falling behind. */
   private volatile CountDownLatch stall;
+  /** What is served; a test may publish another epoch. */
+  private volatile KnownClusters known =
+      new KnownClusters(1, Map.of("greeter", Set.of(ZONE_A, ZONE_B), "other", Set.of(ZONE_A)));
 
   @BeforeEach
   void start() {
-    KnownClusters known = new KnownClusters(1, Map.of("greeter", Set.of(ZONE_A, ZONE_B), "other", Set.of(ZONE_A)));
     reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", store, () -> {
       CountDownLatch gate = stall;
       if (gate != null) {
@@ -283,6 +285,24 @@ class LoadReportStreamTest {
     assertThat(reporting.refused(LoadMetrics.ABSURD_VALUE)).isEqualTo(3);
     assertThat(c.answers).isEmpty();
     assertThat(reporting.fleetLoad().clusters()).containsExactly("greeter");
+  }
+
+  @Test
+  void aLocalityNoLongerServedIsRefusedFromTheEpochThatDroppedItAndCountsAgainOnceServedAgain()
+      throws InterruptedException {
+    Client c = new Client("n1");
+    c.answer();
+    c.report(stats("greeter", locality("b", 1, 1, 0, 0)));
+    await().atMost(Duration.ofSeconds(20)).until(() -> totals("greeter", ZONE_B)[0] == 1);
+
+    known = new KnownClusters(2, Map.of("greeter", Set.of(ZONE_A)));
+    c.report(stats("greeter", locality("b", 10, 10, 0, 0)));
+    await().atMost(Duration.ofSeconds(20)).until(() -> reporting.refused(LoadMetrics.UNKNOWN_LOCALITY) == 1);
+
+    known = new KnownClusters(3, Map.of("greeter", Set.of(ZONE_A, ZONE_B)));
+    c.report(stats("greeter", locality("b", 100, 100, 0, 0)));
+    await().atMost(Duration.ofSeconds(20)).until(() -> totals("greeter", ZONE_B)[0] == 101);
+    assertThat(reporting.refused(LoadMetrics.UNKNOWN_LOCALITY)).isEqualTo(1);
   }
 
   @Test
