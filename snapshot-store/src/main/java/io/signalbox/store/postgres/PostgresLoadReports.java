@@ -8,6 +8,7 @@ import static io.signalbox.store.jooq.Tables.LOAD_INTERVALS;
 
 import io.signalbox.store.LoadReportStore;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -24,54 +25,62 @@ final class PostgresLoadReports implements LoadReportStore {
     this.db = db;
   }
 
+  /**
+   * One transaction; each table's rows as one batch of a statement rendered once and bound per row
+   * (one round trip). A multi-row {@code VALUES} rendered per call cost jOOQ a render of every bind
+   * value every interval (1,000 client rows × 6) and the JIT a steady trickle of compiles.
+   */
   @Override
   public void write(List<LoadRow> loads, List<DropRow> drops, List<ClientLoadRow> clients) {
     call("write load reports", () -> db.transactionResult(tx -> {
       DSLContext t = tx.dsl();
       if (!loads.isEmpty()) {
-        var insert = t.insertInto(LOAD_INTERVALS, LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA,
-            LOAD_INTERVALS.CLUSTER, LOAD_INTERVALS.REGION, LOAD_INTERVALS.ZONE, LOAD_INTERVALS.SUB_ZONE,
-            LOAD_INTERVALS.ENDPOINT, LOAD_INTERVALS.ISSUED, LOAD_INTERVALS.SUCCEEDED, LOAD_INTERVALS.ERRORED,
-            LOAD_INTERVALS.IN_FLIGHT);
-        for (LoadRow r : loads) {
-          insert = insert.values(utc(r.intervalStart()), r.replica(), r.cluster(), r.region(), r.zone(), r.subZone(),
-              r.endpoint(), r.issued(), r.succeeded(), r.errored(), r.inFlight());
-        }
-        insert.onConflict(LOAD_INTERVALS.CLUSTER, LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA,
+        var batch = t.batch(t.insertInto(LOAD_INTERVALS, LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA,
+                LOAD_INTERVALS.CLUSTER, LOAD_INTERVALS.REGION, LOAD_INTERVALS.ZONE, LOAD_INTERVALS.SUB_ZONE,
+                LOAD_INTERVALS.ENDPOINT, LOAD_INTERVALS.ISSUED, LOAD_INTERVALS.SUCCEEDED, LOAD_INTERVALS.ERRORED,
+                LOAD_INTERVALS.IN_FLIGHT)
+            .values((OffsetDateTime) null, null, null, null, null, null, null, null, null, null, null)
+            .onConflict(LOAD_INTERVALS.CLUSTER, LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA,
                 LOAD_INTERVALS.REGION, LOAD_INTERVALS.ZONE, LOAD_INTERVALS.SUB_ZONE, LOAD_INTERVALS.ENDPOINT)
             .doUpdate()
             .set(LOAD_INTERVALS.ISSUED, DSL.excluded(LOAD_INTERVALS.ISSUED))
             .set(LOAD_INTERVALS.SUCCEEDED, DSL.excluded(LOAD_INTERVALS.SUCCEEDED))
             .set(LOAD_INTERVALS.ERRORED, DSL.excluded(LOAD_INTERVALS.ERRORED))
-            .set(LOAD_INTERVALS.IN_FLIGHT, DSL.excluded(LOAD_INTERVALS.IN_FLIGHT))
-            .execute();
+            .set(LOAD_INTERVALS.IN_FLIGHT, DSL.excluded(LOAD_INTERVALS.IN_FLIGHT)));
+        for (LoadRow r : loads) {
+          batch = batch.bind(utc(r.intervalStart()), r.replica(), r.cluster(), r.region(), r.zone(), r.subZone(),
+              r.endpoint(), r.issued(), r.succeeded(), r.errored(), r.inFlight());
+        }
+        batch.execute();
       }
       if (!drops.isEmpty()) {
-        var insert = t.insertInto(LOAD_DROPS, LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA, LOAD_DROPS.CLUSTER,
-            LOAD_DROPS.CATEGORY, LOAD_DROPS.DROPPED);
+        var batch = t.batch(t.insertInto(LOAD_DROPS, LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA,
+                LOAD_DROPS.CLUSTER, LOAD_DROPS.CATEGORY, LOAD_DROPS.DROPPED)
+            .values((OffsetDateTime) null, null, null, null, null)
+            .onConflict(LOAD_DROPS.CLUSTER, LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA, LOAD_DROPS.CATEGORY)
+            .doUpdate().set(LOAD_DROPS.DROPPED, DSL.excluded(LOAD_DROPS.DROPPED)));
         for (DropRow r : drops) {
-          insert = insert.values(utc(r.intervalStart()), r.replica(), r.cluster(), r.category(), r.dropped());
+          batch = batch.bind(utc(r.intervalStart()), r.replica(), r.cluster(), r.category(), r.dropped());
         }
-        insert.onConflict(LOAD_DROPS.CLUSTER, LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA, LOAD_DROPS.CATEGORY)
-            .doUpdate().set(LOAD_DROPS.DROPPED, DSL.excluded(LOAD_DROPS.DROPPED))
-            .execute();
+        batch.execute();
       }
       if (!clients.isEmpty()) {
-        var insert = t.insertInto(LOAD_CLIENTS, LOAD_CLIENTS.NODE_ID, LOAD_CLIENTS.REPLICA, LOAD_CLIENTS.LAST_REPORT,
-            LOAD_CLIENTS.REPORTING_SINCE, LOAD_CLIENTS.CLUSTERS, LOAD_CLIENTS.WORK);
-        for (ClientLoadRow r : clients) {
-          insert = insert.values(r.nodeId(), r.replica(), utc(r.lastReport()), utc(r.reportingSince()), r.clusters(),
-              r.work());
-        }
-        insert.onConflict(LOAD_CLIENTS.NODE_ID, LOAD_CLIENTS.REPLICA)
+        var batch = t.batch(t.insertInto(LOAD_CLIENTS, LOAD_CLIENTS.NODE_ID, LOAD_CLIENTS.REPLICA,
+                LOAD_CLIENTS.LAST_REPORT, LOAD_CLIENTS.REPORTING_SINCE, LOAD_CLIENTS.CLUSTERS, LOAD_CLIENTS.WORK)
+            .values(null, null, (OffsetDateTime) null, null, null, null)
+            .onConflict(LOAD_CLIENTS.NODE_ID, LOAD_CLIENTS.REPLICA)
             .doUpdate()
             .set(LOAD_CLIENTS.LAST_REPORT, DSL.excluded(LOAD_CLIENTS.LAST_REPORT))
             .set(LOAD_CLIENTS.REPORTING_SINCE, DSL.excluded(LOAD_CLIENTS.REPORTING_SINCE))
             .set(LOAD_CLIENTS.CLUSTERS, DSL.excluded(LOAD_CLIENTS.CLUSTERS))
             .set(LOAD_CLIENTS.WORK, DSL.excluded(LOAD_CLIENTS.WORK))
             // A slower replica's older row never replaces a newer one.
-            .where(LOAD_CLIENTS.LAST_REPORT.le(DSL.excluded(LOAD_CLIENTS.LAST_REPORT)))
-            .execute();
+            .where(LOAD_CLIENTS.LAST_REPORT.le(DSL.excluded(LOAD_CLIENTS.LAST_REPORT))));
+        for (ClientLoadRow r : clients) {
+          batch = batch.bind(r.nodeId(), r.replica(), utc(r.lastReport()), utc(r.reportingSince()), r.clusters(),
+              r.work());
+        }
+        batch.execute();
       }
       return null;
     }));
