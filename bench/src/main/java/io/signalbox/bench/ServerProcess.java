@@ -29,11 +29,6 @@ final class ServerProcess implements AutoCloseable {
 
   /** Linux's USER_HZ: the unit of utime and stime in /proc/<pid>/stat on every mainstream kernel. */
   private static final long TICKS_PER_SECOND = 100;
-  /**
-   * One generation's line of {@code GC.heap_info}: G1 prints one for the whole heap ("garbage-first
-   * heap total …K, used …K"), the parallel and serial collectors one per generation; their spaces
-   * (eden, from, to, object space) and metaspace are printed differently and do not match.
-   */
   /** The last line of {@code jcmd GC.class_histogram}: instances, bytes. */
   private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
 
