@@ -148,7 +148,8 @@ public final class AdminServer implements AutoCloseable {
     firstTraffic.bindTo(backend.meters());
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
-    LoadSeries load = new LoadSeries(backend.load(), () -> java.util.Set.copyOf(LoadRoutes.reportingClusters(backend)), backend.clock());
+    // Served clusters only: the scrape adds the reported ones from its own single read.
+    LoadSeries load = new LoadSeries(backend.load(), () -> LoadRoutes.optedIn(backend), backend.clock());
     load.bindTo(backend.meters());
     new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
         .bindTo(backend.meters());

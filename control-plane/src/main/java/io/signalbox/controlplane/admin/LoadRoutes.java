@@ -54,13 +54,24 @@ final class LoadRoutes {
    */
   static List<String> reportingClusters(AdminBackend backend) {
     TreeSet<String> names = new TreeSet<>(backend.load().clusters());
-    var view = backend.view().get();
-    if (view.snapshot() != null) {
-      view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
-          .filter(name -> view.clusters().apply(name).reportsLoad())
-          .forEach(names::add);
-    }
+    names.addAll(optedIn(backend));
     return List.copyOf(names);
+  }
+
+  /**
+   * The served clusters with {@code loadReporting} on, from the published view alone: no read of the
+   * store (a scrape, which reads the reported ones itself, would otherwise read every client row twice).
+   */
+  static java.util.Set<String> optedIn(AdminBackend backend) {
+    var view = backend.view().get();
+    if (view.snapshot() == null) {
+      return java.util.Set.of();
+    }
+    TreeSet<String> names = new TreeSet<>();
+    view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
+        .filter(name -> view.clusters().apply(name).reportsLoad())
+        .forEach(names::add);
+    return names;
   }
 
   /** The cluster in the path: 400 when no cluster could be named so, 404 (with the closest) when none is served. */

@@ -36,6 +36,8 @@ final class StoredFleetLoad implements FleetLoad {
   private final boolean once;
   /** Guarded by this: the kept read, once made. */
   private ClientIndex read;
+  /** Guarded by this: the kept list of clusters with reports, once read. */
+  private List<String> clusters;
 
   StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention) {
     this(store, clock, interval, retention, new ClientIndex.Parsed(), false);
@@ -97,6 +99,18 @@ final class StoredFleetLoad implements FleetLoad {
   }
 
   private List<String> readClusters() {
+    if (!once) {
+      return clustersNow();
+    }
+    synchronized (this) {
+      if (clusters == null) {
+        clusters = clustersNow();
+      }
+      return clusters;
+    }
+  }
+
+  private List<String> clustersNow() {
     java.util.TreeSet<String> out = new java.util.TreeSet<>(store.clusters(oldest()));
     out.addAll(clientIndex().clusters());
     return List.copyOf(out);

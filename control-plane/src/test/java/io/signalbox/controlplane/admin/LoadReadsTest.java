@@ -66,9 +66,11 @@ class LoadReadsTest {
     series.bindTo(registry);
 
     store.clientReads.set(0);
+    store.clusterReads.set(0);
     series.refresh();
 
     assertThat(store.clientReads).hasValue(1);
+    assertThat(store.clusterReads).hasValue(1);
     PrometheusText.Exposition text = PrometheusText.parse(registry.scrape());
     for (int c = 0; c < 30; c++) {
       assertThat(text.value("signalbox_load_reporting_clients", Map.of("cluster", cluster(c)))).isEqualTo(40);
@@ -82,9 +84,11 @@ class LoadReadsTest {
     fleet(10, 50);
 
     store.clientReads.set(0);
+    store.clusterReads.set(0);
     assertThat(LoadRoutes.correlatedErrors(load, clock.instant())).isEmpty();
 
     assertThat(store.clientReads).hasValue(1);
+    assertThat(store.clusterReads).hasValue(1);
   }
 
   @Test

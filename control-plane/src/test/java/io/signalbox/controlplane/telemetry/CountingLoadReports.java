@@ -11,6 +11,8 @@ public final class CountingLoadReports implements LoadReportStore {
 
   public final LoadReportStore rows = new InMemoryLoadReports();
   public final AtomicInteger clientReads = new AtomicInteger();
+  /** Reads of the clusters with interval rows ({@link #clusters}). */
+  public final AtomicInteger clusterReads = new AtomicInteger();
   /** Client rows written whole, and touched (their last report alone moved forward). */
   public final AtomicInteger clientsWritten = new AtomicInteger();
   public final AtomicInteger clientsTouched = new AtomicInteger();
@@ -46,6 +48,7 @@ public final class CountingLoadReports implements LoadReportStore {
 
   @Override
   public List<String> clusters(Instant since) {
+    clusterReads.incrementAndGet();
     return rows.clusters(since);
   }
 
