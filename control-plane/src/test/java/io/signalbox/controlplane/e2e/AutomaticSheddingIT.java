@@ -209,7 +209,10 @@ class AutomaticSheddingIT {
     long from = System.nanoTime();
     await().atMost(Duration.ofSeconds(60)).until(() -> issued.get() - issuedBefore >= 1200);
     double seconds = (System.nanoTime() - from) / 1e9;
-    List<String> failed = failures.subList(failedBefore, failures.size());
+    // A copy first: the callers keep adding failures, and a live sub-list of a CopyOnWriteArrayList
+    // throws ConcurrentModificationException once the list under it changes.
+    List<String> failuresNow = List.copyOf(failures);
+    List<String> failed = failuresNow.subList(failedBefore, failuresNow.size());
     long calls = issued.get() - issuedBefore;
     double admittedRps = (survivor.get() - servedBefore) / seconds;
     double share = failed.size() / (double) calls;
