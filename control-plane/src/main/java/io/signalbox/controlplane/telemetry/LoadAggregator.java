@@ -54,8 +54,6 @@ final class LoadAggregator implements AutoCloseable {
   /** A client silent for longer than this many intervals starts a new run when it reports again. */
   private static final int SILENCE_INTERVALS = 2;
 
-  record KeyName(int cluster, Locality locality, String endpoint) {}
-
   private record DropName(int cluster, String category) {}
 
   private final Clock clock;
@@ -70,18 +68,8 @@ final class LoadAggregator implements AutoCloseable {
   private final ScheduledExecutorService writer;
 
   // Owned by the aggregation thread.
-  private final Map<String, Integer> clusterIds = new HashMap<>();
-  private final List<String> clusterNames = new ArrayList<>();
-  private final Map<KeyName, Integer> keyIds = new HashMap<>();
-  private final List<KeyName> keyNames = new ArrayList<>();
-  /** Per key, its work line up to the counts ({@link ClientRows#linePrefix}). */
-  private final List<String> keyLines = new ArrayList<>();
-  /**
-   * Per key, the epoch of the {@link KnownClusters} it was last found served in: a report checks a
-   * key against what is served once per epoch, not once per report.
-   */
-  private long[] servedIn = new long[64];
-  private int[] keyCluster = new int[64];
+  private final PlaceKeys keys = new PlaceKeys();
+  // Per key: this interval's sums.
   private long[] issued = new long[64];
   private long[] succeeded = new long[64];
   private long[] errored = new long[64];
@@ -176,12 +164,12 @@ final class LoadAggregator implements AutoCloseable {
         metrics.refused(LoadMetrics.UNKNOWN_CLUSTER);
         continue;
       }
-      int cluster = clusterId(clusterName);
+      int cluster = keys.cluster(clusterName);
       named[namedCount++] = cluster;
       for (UpstreamLocalityStats l : stats.getUpstreamLocalityStatsList()) {
         Locality locality = new Locality(l.getLocality().getRegion(), l.getLocality().getZone(),
             l.getLocality().getSubZone());
-        int key = servedKey(served, cluster, clusterName, locality, "");
+        int key = keys.served(served, cluster, locality, "");
         if (key < 0) {
           metrics.refused(LoadMetrics.UNKNOWN_LOCALITY);
           continue;
@@ -190,11 +178,11 @@ final class LoadAggregator implements AutoCloseable {
             l.getTotalErrorRequests(), l.getTotalRequestsInProgress(), nowSeconds)) {
           continue;
         }
-        locality = keyNames.get(key).locality(); // the interned one: its strings' hashes are known
+        locality = keys.name(key).locality(); // the interned one: its strings' hashes are known
         // Envoy's per-endpoint figures (report_endpoint_granularity), kept only for endpoints the
         // assignment puts in this locality: their number is then bounded by what is served.
         for (UpstreamEndpointStats e : l.getUpstreamEndpointStatsList()) {
-          int endpointKey = servedKey(served, cluster, clusterName, locality, endpoint(e));
+          int endpointKey = keys.served(served, cluster, locality, endpoint(e));
           if (endpointKey < 0) {
             metrics.refused(LoadMetrics.UNKNOWN_ENDPOINT);
             continue;
@@ -219,7 +207,7 @@ final class LoadAggregator implements AutoCloseable {
         drop(cluster, DropLoad.UNCATEGORIZED, total - categorized);
       }
     }
-    client.omitted(named, namedCount, this::clusterOfKey, nowSeconds);
+    client.omitted(named, namedCount, keys::clusterOf, nowSeconds);
   }
 
   /** Rounded up: an idle start may only be told later than it was, never earlier. */
@@ -236,30 +224,20 @@ final class LoadAggregator implements AutoCloseable {
     return count >= 0 && count <= MAX_COUNT;
   }
 
-  /**
-   * The key of a cluster × locality (× endpoint) the served snapshot holds, or -1: a key is made the
-   * first time it is reported, and checked against what is served again only when that changes.
-   */
-  private int servedKey(KnownClusters served, int cluster, String clusterName, Locality locality, String endpoint) {
-    KeyName name = new KeyName(cluster, locality, endpoint);
-    Integer id = keyIds.get(name);
-    if (id != null && servedIn[id] == served.epoch()) {
-      return id;
-    }
-    if (!(endpoint.isEmpty() ? served.knows(clusterName, locality) : served.knows(clusterName, locality, endpoint))) {
-      return -1;
-    }
-    int key = id != null ? id : keyId(name, cluster);
-    servedIn[key] = served.epoch();
-    return key;
-  }
-
   private boolean add(ClientState client, int key, long issuedNow, long succeededNow, long erroredNow,
       long inFlightNow, int nowSeconds) {
     if (!plausible(issuedNow) || !plausible(succeededNow) || !plausible(erroredNow) || inFlightNow < 0
         || inFlightNow > MAX_IN_FLIGHT) {
       metrics.refused(LoadMetrics.ABSURD_VALUE);
       return false;
+    }
+    if (key >= issued.length) {
+      int n = Math.max(issued.length * 2, keys.size());
+      issued = Arrays.copyOf(issued, n);
+      succeeded = Arrays.copyOf(succeeded, n);
+      errored = Arrays.copyOf(errored, n);
+      inFlight = Arrays.copyOf(inFlight, n);
+      touched = Arrays.copyOf(touched, n);
     }
     issued[key] += issuedNow;
     succeeded[key] += succeededNow;
@@ -283,40 +261,6 @@ final class LoadAggregator implements AutoCloseable {
     drops.computeIfAbsent(new DropName(cluster, category), k -> new long[1])[0] += count;
   }
 
-  private int clusterId(String name) {
-    Integer id = clusterIds.get(name);
-    if (id == null) {
-      id = clusterNames.size();
-      clusterIds.put(name, id);
-      clusterNames.add(name);
-    }
-    return id;
-  }
-
-  private int clusterOfKey(int key) {
-    return keyCluster[key];
-  }
-
-  /** Interns a new key. */
-  private int keyId(KeyName name, int cluster) {
-    int key = keyNames.size();
-    keyIds.put(name, key);
-    keyNames.add(name);
-    keyLines.add(ClientRows.linePrefix(clusterNames.get(cluster), name.locality(), name.endpoint()));
-    if (key == keyCluster.length) {
-      int n = key * 2;
-      keyCluster = Arrays.copyOf(keyCluster, n);
-      issued = Arrays.copyOf(issued, n);
-      succeeded = Arrays.copyOf(succeeded, n);
-      errored = Arrays.copyOf(errored, n);
-      inFlight = Arrays.copyOf(inFlight, n);
-      touched = Arrays.copyOf(touched, n);
-      servedIn = Arrays.copyOf(servedIn, n);
-    }
-    keyCluster[key] = cluster;
-    return key;
-  }
-
   /** Closes the interval that has just ended: its rows go to the store, the sums start again. */
   private void closeInterval() {
     try {
@@ -327,7 +271,7 @@ final class LoadAggregator implements AutoCloseable {
       List<ClientFreshness> fresher = new ArrayList<>();
       for (ClientState c : clients.values()) {
         if (c.lastReport >= intervalStart) {
-          c.forEach(c::names, this::clusterOfKey, (key, count, idle) -> {
+          c.forEach(c::names, keys::clusterOf, (key, count, idle) -> {
             if (count > 0) {
               inFlight[key] += count;
               touch(key);
@@ -335,13 +279,13 @@ final class LoadAggregator implements AutoCloseable {
           });
         }
         if (c.dirty) {
-          long digest = ClientRows.digest(c, base, this::clusterOfKey);
+          long digest = ClientRows.digest(c, base, keys::clusterOf);
           // A client reporting the same work again moves only its row's last report (readers judge
           // "stopped" by it): a few bytes per client per interval instead of its whole row.
           if (digest == c.writtenDigest) {
             fresher.add(new ClientFreshness(c.nodeId, replica, Instant.ofEpochMilli(c.lastReport)));
           } else {
-            clientRows.add(ClientRows.row(c, replica, base, clusterNames, keyLines::get, this::clusterOfKey));
+            clientRows.add(ClientRows.row(c, replica, base, keys.clusterNames(), keys::line, keys::clusterOf));
             c.writtenDigest = digest;
           }
           c.dirty = false;
@@ -350,8 +294,8 @@ final class LoadAggregator implements AutoCloseable {
       List<LoadRow> loadRows = new ArrayList<>(touchedCount);
       for (int i = 0; i < touchedCount; i++) {
         int key = touchedList[i];
-        KeyName name = keyNames.get(key);
-        loadRows.add(new LoadRow(start, replica, clusterNames.get(name.cluster()), name.locality().region(),
+        PlaceKeys.KeyName name = keys.name(key);
+        loadRows.add(new LoadRow(start, replica, keys.clusterName(name.cluster()), name.locality().region(),
             name.locality().zone(), name.locality().subZone(), name.endpoint(), issued[key], succeeded[key],
             errored[key], inFlight[key]));
         issued[key] = 0;
@@ -362,7 +306,7 @@ final class LoadAggregator implements AutoCloseable {
       }
       touchedCount = 0;
       List<DropRow> dropRows = new ArrayList<>(drops.size());
-      drops.forEach((k, v) -> dropRows.add(new DropRow(start, replica, clusterNames.get(k.cluster()), k.category(), v[0])));
+      drops.forEach((k, v) -> dropRows.add(new DropRow(start, replica, keys.clusterName(k.cluster()), k.category(), v[0])));
       drops.clear();
       clients.values().removeIf(c -> c.openStreams <= 0 && !c.dirty);
       intervalStart = alignedStart(now);
