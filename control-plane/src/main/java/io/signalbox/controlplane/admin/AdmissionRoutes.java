@@ -9,7 +9,6 @@ import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.store.StoredIntent;
 import io.signalbox.validation.DropRules;
-import io.signalbox.validation.NameRules;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,23 +130,10 @@ final class AdmissionRoutes {
     return backend.interventions();
   }
 
-  /** The cluster named in the path: 400 when no cluster could have that name, 404 when it is not served. */
+  /** The cluster named in the path ({@link ClusterPath}), among those with an EDS assignment. */
   private String cluster(Context ctx) {
-    String cluster = ctx.pathParam("cluster");
-    NameRules.nameProblem(cluster).ifPresent(problem -> {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
-    });
-    Snapshot s = backend.view().get().snapshot();
-    if (s == null) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
-    }
     // A drop travels in the cluster's EDS assignment: a cluster without one could not carry it.
-    var known = s.resources(XdsType.ENDPOINT).byName().keySet();
-    if (!known.contains(cluster)) {
-      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster", "no cluster '" + cluster
-          + "' with EDS endpoints" + ClosestNames.hint(cluster, known));
-    }
-    return cluster;
+    return ClusterPath.of(ctx, backend, s -> s.resources(XdsType.ENDPOINT).byName().keySet(), " with EDS endpoints");
   }
 
   private static String reason(String reason) {

@@ -1,11 +1,8 @@
 package io.signalbox.controlplane.admin;
 
 import io.javalin.http.Context;
-import io.javalin.http.HttpStatus;
-import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.validation.NameRules;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
@@ -74,21 +71,8 @@ final class LoadRoutes {
     return names;
   }
 
-  /** The cluster in the path: 400 when no cluster could be named so, 404 (with the closest) when none is served. */
+  /** The cluster in the path ({@link ClusterPath}), among the served clusters. */
   private String served(Context ctx) {
-    String cluster = ctx.pathParam("cluster");
-    NameRules.nameProblem(cluster).ifPresent(problem -> {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
-    });
-    Snapshot s = backend.view().get().snapshot();
-    if (s == null) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
-    }
-    var known = s.resources(XdsType.CLUSTER).byName().keySet();
-    if (!known.contains(cluster)) {
-      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
-          "no cluster '" + cluster + "'" + ClosestNames.hint(cluster, known));
-    }
-    return cluster;
+    return ClusterPath.of(ctx, backend, s -> s.resources(XdsType.CLUSTER).byName().keySet(), "");
   }
 }

@@ -169,11 +169,7 @@ final class OperatorRoutes {
   }
 
   private Snapshot published() {
-    Snapshot s = backend.view().get().snapshot();
-    if (s == null) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no_epoch", "no epoch has been published yet");
-    }
-    return s;
+    return ClusterPath.published(backend);
   }
 
   private void clusters(Context ctx) {
@@ -230,21 +226,9 @@ final class OperatorRoutes {
     return out;
   }
 
-  /**
-   * The cluster named in the path; 400 when no cluster could have that name (validation's
-   * {@link NameRules}), 404 with the closest names when it does not exist.
-   */
+  /** The cluster named in the path ({@link ClusterPath}), among the served clusters. */
   private String cluster(Context ctx) {
-    String cluster = ctx.pathParam("cluster");
-    NameRules.nameProblem(cluster).ifPresent(problem -> {
-      throw new ApiException(HttpStatus.BAD_REQUEST, "bad_cluster", "cluster " + problem);
-    });
-    var known = published().resources(XdsType.CLUSTER).byName().keySet();
-    if (!known.contains(cluster)) {
-      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_cluster",
-          "no cluster '" + cluster + "'" + ClosestNames.hint(cluster, known));
-    }
-    return cluster;
+    return ClusterPath.of(ctx, backend, s -> s.resources(XdsType.CLUSTER).byName().keySet(), "");
   }
 
   /** The endpoint named in the path; 400 when malformed (as the registry's), 404 with the closest when unknown. */
