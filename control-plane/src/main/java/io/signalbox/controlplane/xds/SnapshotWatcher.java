@@ -128,13 +128,7 @@ final class SnapshotWatcher implements ConfigWatcher {
   public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
       Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
     Watch watch = new Watch(ads, allowDefaultEmptyEdsUpdate, request, responseConsumer);
-    XdsStream stream = tracker.claim(request.v3Request());
-    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
-    if (type != null) {
-      Snapshot seen = released[stream.wave()];
-      stream.watch(type, watch, seen, clock.instant());
-      catchUp(stream, seen);
-    }
+    attach(request.v3Request(), request.getTypeUrl(), (stream, type, seen, now) -> stream.watch(type, watch, seen, now));
     // Types Signalbox does not serve (secrets, runtime) get a watch that is never answered.
     return watch;
   }
@@ -145,13 +139,26 @@ final class SnapshotWatcher implements ConfigWatcher {
       Consumer<DeltaResponse> responseConsumer, boolean hasClusterChanged) {
     DeltaWatch watch = new DeltaWatch(request, resourceVersions, pendingResources, requesterVersion, isWildcard,
         responseConsumer);
-    XdsStream stream = tracker.claim(request.v3Request());
-    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
+    attach(request.v3Request(), request.getTypeUrl(), (stream, type, seen, now) -> stream.watch(type, watch, seen, now));
+    return watch;
+  }
+
+  /** Opens a watch on the stream whose request this is (SotW and delta alike). */
+  private interface Opening {
+    void open(XdsStream stream, XdsType type, Snapshot seen, Instant now);
+  }
+
+  /**
+   * Gives the watch just created for {@code v3Request} to its stream, answered at once from the
+   * epoch released to the stream's wave if it has something new, then caught up with any newer one.
+   */
+  private void attach(Object v3Request, String typeUrl, Opening opening) {
+    XdsStream stream = tracker.claim(v3Request);
+    XdsType type = XdsType.fromTypeUrl(typeUrl);
     if (type != null) {
       Snapshot seen = released[stream.wave()];
-      stream.watch(type, watch, seen, clock.instant());
+      opening.open(stream, type, seen, clock.instant());
       catchUp(stream, seen);
     }
-    return watch;
   }
 }

@@ -134,11 +134,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsStream stream = stream(streamId, false);
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
-      stream.changed();
-      if (stream.nodeIfFirst(request.hasNode() ? request.getNode() : null)) {
-        members.incrementAndGet();
-      }
-      stream.lastRequest = request;
+      received(stream, request, request.hasNode() ? request.getNode() : null);
       if (type != null) {
         Subscription sub = stream.subscription(type);
         String nonce = request.getResponseNonce();
@@ -159,11 +155,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     XdsStream stream = stream(streamId, true);
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
     synchronized (stream) {
-      stream.changed();
-      if (stream.nodeIfFirst(request.hasNode() ? request.getNode() : null)) {
-        members.incrementAndGet();
-      }
-      stream.lastRequest = request;
+      received(stream, request, request.hasNode() ? request.getNode() : null);
       if (type != null) {
         Subscription sub = stream.subscription(type);
         String nonce = request.getResponseNonce();
@@ -175,6 +167,18 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       }
     }
     handling.set(stream);
+  }
+
+  /**
+   * What every request (SotW or delta) does first, with the stream's lock held: the stream's status
+   * may move, its first node names it, and the request is handed to the watch it creates ({@link #claim}).
+   */
+  private void received(XdsStream stream, Object request, io.envoyproxy.envoy.config.core.v3.Node node) {
+    stream.changed();
+    if (stream.nodeIfFirst(node)) {
+      members.incrementAndGet();
+    }
+    stream.lastRequest = request;
   }
 
   private void answer(XdsStream stream, Subscription sub, String nonce, String errorMessage) {
