@@ -82,6 +82,33 @@ function niceCeiling(value) {
   return 10 * power;
 }
 
+// A series' dash pattern; they repeat past the fifth series.
+function dash(i) {
+  return DASHES[i % DASHES.length];
+}
+
+// Direct labels at the lines' ends (x = `edge`), pushed apart so equal values stay readable. Each
+// label is { g, i, name, y }: the series' group, index, name and its last point's height.
+function endLabels(labels, edge) {
+  labels.sort((a, b) => a.y - b.y);
+  let floor = -Infinity;
+  for (const l of labels) {
+    const ly = Math.max(l.y, floor + 12);
+    floor = ly;
+    el('line', { x1: edge + 4, x2: edge + 22, y1: ly, y2: ly, class: 'line', 'stroke-dasharray': dash(l.i) }, l.g);
+    el('text', { x: edge + 26, y: ly + 4, class: 'legend' }, l.g, l.name);
+  }
+}
+
+// The time axis of the 15-minute charts: a tick every 5 minutes back from `end`, at height `y`.
+function minutesAxis(root, x, end, y) {
+  for (let m = 15; m >= 0; m -= 5) {
+    const t = end - m * 60 * 1000;
+    el('text', { x: x(t), y, class: 'tick', 'text-anchor': m === 0 ? 'end' : 'middle' }, root,
+        m === 0 ? 'now' : '−' + m + ' min');
+  }
+}
+
 /**
  * Convergence of the recent epochs: for each epoch (oldest left), the time from its creation until
  * 50 / 90 / 99 / 100 % of the clients held it, on a log scale; NACKed epochs are marked.
@@ -171,16 +198,12 @@ function drawLag(id, lag, field, title) {
     el('text', { x: left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, root,
         field === 'maxLagSeconds' ? tickSeconds(v) : number(v));
   }
-  for (let m = 15; m >= 0; m -= 5) {
-    const t = end - m * 60 * 1000;
-    el('text', { x: x(t), y: H - bottom + 16, class: 'tick', 'text-anchor': m === 0 ? 'end' : 'middle' }, root,
-        m === 0 ? 'now' : '−' + m + ' min');
-  }
+  minutesAxis(root, x, end, H - bottom + 16);
   const labels = [];
   series.forEach((s, i) => {
     const g = el('g', { class: 'series', 'data-series': s.name }, root);
     const coords = s.points.map((p) => x(Date.parse(p.at)) + ',' + y(p.value));
-    el('polyline', { points: coords.join(' '), class: 'line', 'stroke-dasharray': DASHES[i] || '' }, g);
+    el('polyline', { points: coords.join(' '), class: 'line', 'stroke-dasharray': dash(i) }, g);
     for (const p of s.points) {
       const point = el('circle', { cx: x(Date.parse(p.at)), cy: y(p.value), r: 1.6, class: 'point',
         'data-at': p.at, 'data-value': p.value }, g);
@@ -191,16 +214,7 @@ function drawLag(id, lag, field, title) {
       labels.push({ g, i, name: s.name, y: y(s.points[s.points.length - 1].value) });
     }
   });
-  // Direct labels at the lines' ends, pushed apart so equal values stay readable.
-  labels.sort((a, b) => a.y - b.y);
-  let floor = -Infinity;
-  for (const l of labels) {
-    const ly = Math.max(l.y, floor + 12);
-    floor = ly;
-    el('line', { x1: W - right + 4, x2: W - right + 22, y1: ly, y2: ly, class: 'line',
-      'stroke-dasharray': DASHES[l.i] || '' }, l.g);
-    el('text', { x: W - right + 26, y: ly + 4, class: 'legend' }, l.g, l.name);
-  }
+  endLabels(labels, W - right);
   if (!samples.length) {
     el('text', { x: left + 8, y: top + 20, class: 'legend' }, root, 'no samples yet');
   }
@@ -265,11 +279,7 @@ function drawShare(id, history, title) {
     el('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }, root);
     el('text', { x: left - 6, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, root, v + ' %');
   }
-  for (let m = 15; m >= 0; m -= 5) {
-    const t = end - m * 60 * 1000;
-    el('text', { x: x(t), y: H - bottom + 16, class: 'tick', 'text-anchor': m === 0 ? 'end' : 'middle' }, root,
-        m === 0 ? 'now' : '−' + m + ' min');
-  }
+  minutesAxis(root, x, end, H - bottom + 16);
   const labels = [];
   series.forEach((s, i) => {
     const g = el('g', { class: 'series', 'data-series': s.name }, root);
@@ -278,7 +288,7 @@ function drawShare(id, history, title) {
       return { at: p.end, value: total === 0 ? 0 : (100 * s.of(p.issued)) / total, issued: s.of(p.issued) };
     });
     el('polyline', { points: points.map((p) => x(Date.parse(p.at)) + ',' + y(p.value)).join(' '), class: 'line',
-      'stroke-dasharray': DASHES[i % DASHES.length] }, g);
+      'stroke-dasharray': dash(i) }, g);
     for (const p of points) {
       const point = el('circle', { cx: x(Date.parse(p.at)), cy: y(p.value), r: 1.6, class: 'point',
         'data-at': p.at, 'data-value': p.value, 'data-issued': p.issued }, g);
@@ -289,15 +299,7 @@ function drawShare(id, history, title) {
       labels.push({ g, i, name: s.name, y: y(points[points.length - 1].value) });
     }
   });
-  labels.sort((a, b) => a.y - b.y);
-  let floor = -Infinity;
-  for (const l of labels) {
-    const ly = Math.max(l.y, floor + 12);
-    floor = ly;
-    el('line', { x1: W - right + 4, x2: W - right + 22, y1: ly, y2: ly, class: 'line',
-      'stroke-dasharray': DASHES[l.i % DASHES.length] }, l.g);
-    el('text', { x: W - right + 26, y: ly + 4, class: 'legend' }, l.g, l.name);
-  }
+  endLabels(labels, W - right);
   if (!history.length) {
     el('text', { x: left + 8, y: top + 20, class: 'legend' }, root, 'no closed reporting interval yet');
   }
