@@ -15,9 +15,11 @@ import java.util.TreeMap;
  * @param metadata sorted, so two equal registrations compare equal however they were built
  * @param registeredBy the admin token's name, {@code anonymous} without tokens
  * @param createdAt the first registration; renewals keep it
+ * @param capacityRps requests per second the endpoint can serve, checked by validation's
+ *     {@code AdmissionRules} before it is stored; null when the registration declared none
  */
 public record StoredLease(String cluster, String address, int port, String zone, int weight,
-    Map<String, String> metadata, String registeredBy, Instant createdAt, Instant expiresAt) {
+    Map<String, String> metadata, String registeredBy, Instant createdAt, Instant expiresAt, Integer capacityRps) {
 
   /** The order {@link LeaseStore#all()} lists leases in, whichever store holds them. */
   public static final Comparator<StoredLease> ORDER = Comparator.comparing(StoredLease::cluster)
@@ -31,6 +33,12 @@ public record StoredLease(String cluster, String address, int port, String zone,
     registeredBy = registeredBy == null ? "" : registeredBy;
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
+  }
+
+  /** A lease declaring no capacity. */
+  public StoredLease(String cluster, String address, int port, String zone, int weight,
+      Map<String, String> metadata, String registeredBy, Instant createdAt, Instant expiresAt) {
+    this(cluster, address, port, zone, weight, metadata, registeredBy, createdAt, expiresAt, null);
   }
 
   public boolean sameTarget(String c, String a, int p) {

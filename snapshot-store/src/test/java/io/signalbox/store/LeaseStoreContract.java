@@ -33,10 +33,17 @@ public abstract class LeaseStoreContract {
     return new StoredLease(cluster, address, port, "a", 1, Map.of(), "pods", T0, T0.plusSeconds(ttlSeconds));
   }
 
+  /** A lease of {@code web/10.0.0.1:80} declaring {@code capacityRps} (null: none), registered at T0. */
+  private static StoredLease withCapacity(Integer capacityRps, int ttlSeconds) {
+    return new StoredLease("web", "10.0.0.1", 80, "a", 1, Map.of(), "pods", T0, T0.plusSeconds(ttlSeconds),
+        capacityRps);
+  }
+
   @Test
   void roundTripsEveryFieldInEndpointOrder() {
     StoredLease full = new StoredLease("web", "::1", 8443, "eu-1b", 250,
-        Map.of("version", "1.4.2", "team", "payments \"core\""), "pods", T0, T0.plusSeconds(30));
+        Map.of("version", "1.4.2", "team", "payments \"core\"", "signalbox.io/capacity-rps", "7"), "pods", T0,
+        T0.plusSeconds(30), 1_000_000);
     store.leases().put(lease("web", "10.0.0.2", 80, 30));
     store.leases().put(full);
     store.leases().put(lease("api", "10.0.0.9", 80, 30));
@@ -58,6 +65,47 @@ public abstract class LeaseStoreContract {
         T0.plusSeconds(50));
     assertThat(stored).isEqualTo(expected);
     assertThat(store.leases().all()).containsExactly(expected);
+  }
+
+  @Test
+  void keepsTheCapacityApartFromTheMetadataAndAbsentWhenNoneWasDeclared() {
+    StoredLease declared = new StoredLease("web", "10.0.0.1", 80, "a", 1, Map.of("team", "payments"), "pods", T0,
+        T0.plusSeconds(30), 1);
+    StoredLease none = new StoredLease("web", "10.0.0.2", 80, "a", 1, Map.of("team", "payments"), "pods", T0,
+        T0.plusSeconds(30), null);
+
+    assertThat(store.leases().put(declared)).isEqualTo(declared);
+    assertThat(store.leases().put(none)).isEqualTo(none);
+
+    assertThat(store.leases().all()).containsExactly(declared, none);
+    assertThat(store.leases().all()).extracting(StoredLease::capacityRps).containsExactly(1, null);
+  }
+
+  @Test
+  void aRenewalStoresTheCapacityItDeclaresAndOnlyThat() {
+    store.leases().put(withCapacity(100, 30));
+
+    assertThat(store.leases().put(withCapacity(250, 40))).isEqualTo(withCapacity(250, 40));
+    assertThat(store.leases().all()).containsExactly(withCapacity(250, 40));
+
+    assertThat(store.leases().put(withCapacity(250, 50))).isEqualTo(withCapacity(250, 50));
+    assertThat(store.leases().all()).containsExactly(withCapacity(250, 50));
+
+    // A renewal replaces the content: one declaring no capacity leaves none stored.
+    assertThat(store.leases().put(withCapacity(null, 60))).isEqualTo(withCapacity(null, 60));
+    assertThat(store.leases().all()).containsExactly(withCapacity(null, 60));
+
+    assertThat(store.leases().put(withCapacity(7, 70))).isEqualTo(withCapacity(7, 70));
+    assertThat(store.leases().all()).containsExactly(withCapacity(7, 70));
+  }
+
+  @Test
+  void anExpiredLeaseIsReturnedWithItsCapacity() {
+    store.leases().put(withCapacity(300, 5));
+    store.leases().put(lease("web", "10.0.0.2", 80, 30));
+
+    assertThat(store.leases().expire(T0.plusSeconds(5))).containsExactly(withCapacity(300, 5));
+    assertThat(store.leases().all()).containsExactly(lease("web", "10.0.0.2", 80, 30));
   }
 
   @Test

@@ -32,7 +32,7 @@ final class ContentHash {
    */
   static final MerkleTreap.ValueDigest<List<EndpointSpec>> ENDPOINTS = ContentHash::endpoints;
 
-  private static final byte[] DOMAIN = "signalbox content v2".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] DOMAIN = "signalbox content v3".getBytes(StandardCharsets.UTF_8);
 
   private ContentHash() {}
 
@@ -62,6 +62,10 @@ final class ContentHash {
         out.writeInt(e.priority());
         write(out, e.state() == null ? "" : e.state().name());
         write(out, e.origin());
+        // Sent to no client, but admission reads it from the served epoch: a capacity that changes
+        // alone (a registration renewed with another one) must make an epoch.
+        out.writeBoolean(e.capacityRps() != null);
+        out.writeInt(e.capacityRps() == null ? 0 : e.capacityRps());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory", e);

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,19 +44,44 @@ class RegistryRestartTest {
 
   @Test
   void aRegistrationsCapacitySurvivesARestartApartFromItsMetadata() {
-    String body = "{\"capacity\": {\"rps\": 250}, \"metadata\": {\"v\": \"2\"}}";
+    // The key the capacity was once kept under, among the metadata, is the registrant's own again.
+    String body = "{\"capacity\": {\"rps\": 250}, \"metadata\": {\"v\": \"2\", \"signalbox.io/capacity-rps\": \"7\"}}";
     try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
-      assertThat(first.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", body).statusCode()).isEqualTo(201);
+      assertThat(first.put(ORDERS_1, body).statusCode()).isEqualTo(201);
       assertThat(json(first.get("/api/v1/registry")).get(0).get("capacity").get("rps").asInt()).isEqualTo(250);
+      awaitPublishedCapacity(first, 250);
     }
 
     try (RegistryServer second = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
       JsonNode lease = json(second.get("/api/v1/registry")).get(0);
       assertThat(lease.get("capacity").get("rps").asInt()).isEqualTo(250);
-      assertThat(lease.get("metadata").properties()).hasSize(1);
+      assertThat(lease.get("metadata").properties()).hasSize(2);
       assertThat(lease.get("metadata").get("v").asText()).isEqualTo("2");
-      assertThat(second.put("/api/v1/registry/orders/endpoints/10.0.0.1:8080", body).statusCode()).isEqualTo(200);
+      assertThat(lease.get("metadata").get("signalbox.io/capacity-rps").asText()).isEqualTo("7");
+      assertThat(second.put(ORDERS_1, body).statusCode()).isEqualTo(200);
+
+      assertThat(second.put(ORDERS_1, "{\"capacity\": {\"rps\": 400}}").statusCode()).isEqualTo(200);
+      assertThat(json(second.get("/api/v1/registry")).get(0).get("capacity").get("rps").asInt()).isEqualTo(400);
+      awaitPublishedCapacity(second, 400);
+
+      // A renewal replaces the content: one declaring no capacity leaves the lease without one.
+      assertThat(second.put(ORDERS_1, "{\"metadata\": {\"signalbox.io/capacity-rps\": \"9\"}}").statusCode())
+          .isEqualTo(200);
+      assertThat(json(second.get("/api/v1/registry")).get(0).path("capacity").isNull()).isTrue();
+      awaitPublishedCapacity(second, null);
     }
+  }
+
+  private static final String ORDERS_1 = "/api/v1/registry/orders/endpoints/10.0.0.1:8080";
+
+  /** Waits for the newest stored epoch to carry that capacity (null: none) for orders/10.0.0.1:8080. */
+  private static void awaitPublishedCapacity(RegistryServer server, Integer rps) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.server.store().latest()
+        .flatMap(epoch -> epoch.getEndpointsList().stream()
+            .filter(e -> e.getCluster().equals("orders") && e.getAddress().equals("10.0.0.1") && e.getPort() == 8080)
+            .findFirst())
+        .map(e -> Objects.equals(e.hasCapacityRps() ? e.getCapacityRps() : null, rps))
+        .orElse(false));
   }
 
   @Test

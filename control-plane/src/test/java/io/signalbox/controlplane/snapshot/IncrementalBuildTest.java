@@ -184,6 +184,24 @@ class IncrementalBuildTest {
   }
 
   @Test
+  void anEndpointsCapacityAloneIsNewContent() {
+    Snapshot none = builder.candidate(List.of(), Map.of("a", List.of(endpoint(1))), null, CAUSE).seal(1, Instant.EPOCH);
+    SnapshotCandidate declared = builder.candidate(List.of(), Map.of("a", List.of(withCapacity(250))), none, CAUSE);
+    Snapshot two = declared.seal(2, Instant.EPOCH);
+
+    assertThat(declared.sameContentAs(none)).isFalse();
+    assertThat(builder.candidate(List.of(), Map.of("a", List.of(withCapacity(400))), two, CAUSE).sameContentAs(two))
+        .isFalse();
+    assertThat(builder.candidate(List.of(), Map.of("a", List.of(withCapacity(250))), two, CAUSE).sameContentAs(two))
+        .isTrue();
+    assertThat(Snapshot.fromEnvelope(two.toEnvelope()).endpoints().get("a")).containsExactly(withCapacity(250));
+  }
+
+  private static EndpointSpec withCapacity(int rps) {
+    return new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:x", rps);
+  }
+
+  @Test
   void anEqualEndpointListIsReplacedByTheParentsInstance() {
     Map<String, List<EndpointSpec>> endpoints = new TreeMap<>(Map.of("a", List.of(endpoint(1)),
         "b", List.of(endpoint(2))));

@@ -27,11 +27,6 @@ public record Registration(String cluster, String address, int port, String zone
   public static final int MAX_ZONE_LENGTH = 63;
   public static final int MAX_METADATA_ENTRIES = 16;
   public static final int MAX_METADATA_LENGTH = 256;
-  /**
-   * Metadata keys under this prefix are Signalbox's own: the store keeps a lease's capacity among
-   * its metadata ({@code StoredLeases}), so a registrant's key there would be read back as one.
-   */
-  public static final String RESERVED_METADATA_PREFIX = "signalbox.io/";
 
   public Registration {
     zone = zone == null ? "" : zone;
@@ -140,10 +135,6 @@ public record Registration(String cluster, String address, int port, String zone
       Optional<String> badKey = NameRules.labelProblem(key);
       if (badKey.isPresent()) {
         return new Invalid("metadata", "bad_metadata", "a metadata key " + badKey.get());
-      }
-      if (key.startsWith(RESERVED_METADATA_PREFIX)) {
-        return new Invalid("metadata", "bad_metadata", "metadata keys under " + RESERVED_METADATA_PREFIX
-            + " are reserved for Signalbox, was '" + key + "'");
       }
       if (e.getValue().length() > MAX_METADATA_LENGTH) {
         return new Invalid("metadata." + key, "bad_metadata", "metadata." + key + " must be at most "

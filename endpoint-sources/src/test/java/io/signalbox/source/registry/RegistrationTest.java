@@ -35,11 +35,11 @@ class RegistrationTest {
   }
 
   @Test
-  void keepsSignalboxsMetadataKeysToItself() {
+  void aMetadataKeyNamedLikeTheCapacityIsOrdinaryMetadataAndDeclaresNone() {
     assertThat(Registration.parse("orders", "10.0.0.1:8080",
         body(null, null, Map.of("signalbox.io/capacity-rps", "5"))))
-        .isEqualTo(new Registration.Invalid("metadata", "bad_metadata",
-            "metadata keys under signalbox.io/ are reserved for Signalbox, was 'signalbox.io/capacity-rps'"));
+        .isEqualTo(new Registration.Ok(new Registration("orders", "10.0.0.1", 8080, "", 1,
+            Map.of("signalbox.io/capacity-rps", "5"), null)));
   }
 
   @Test

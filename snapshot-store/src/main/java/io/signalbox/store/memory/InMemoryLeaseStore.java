@@ -26,7 +26,8 @@ final class InMemoryLeaseStore implements LeaseStore {
         StoredLease old = leases.get(i);
         if (old.sameTarget(lease.cluster(), lease.address(), lease.port())) {
           StoredLease renewed = new StoredLease(lease.cluster(), lease.address(), lease.port(), lease.zone(),
-              lease.weight(), lease.metadata(), lease.registeredBy(), old.createdAt(), lease.expiresAt());
+              lease.weight(), lease.metadata(), lease.registeredBy(), old.createdAt(), lease.expiresAt(),
+              lease.capacityRps());
           leases.set(i, renewed);
           return renewed;
         }

@@ -23,7 +23,10 @@ import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
 
-/** Leases in the {@code registry_leases} table; metadata as a JSON object of strings. */
+/**
+ * Leases in the {@code registry_leases} table; metadata as a JSON object of strings, the capacity in
+ * its own column (NULL: none declared).
+ */
 final class PostgresLeaseStore implements LeaseStore {
 
   private final DSLContext db;
@@ -36,7 +39,7 @@ final class PostgresLeaseStore implements LeaseStore {
   // time (docs/benchmarks-history.md, issue 17). Sorted here, not by the database: its collation need not
   // order strings as Java does.
   private static final String COLUMNS =
-      "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at";
+      "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at, capacity_rps";
   private static final String ALL = "SELECT " + COLUMNS + " FROM registry_leases";
   private static final String EXPIRE = "DELETE FROM registry_leases WHERE expires_at <= ? RETURNING " + COLUMNS;
 
@@ -62,6 +65,7 @@ final class PostgresLeaseStore implements LeaseStore {
         .set(REGISTRY_LEASES.REGISTERED_BY, l.registeredBy())
         .set(REGISTRY_LEASES.CREATED_AT, utc(l.createdAt()))
         .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
+        .set(REGISTRY_LEASES.CAPACITY_RPS, l.capacityRps())
         .onConflict(REGISTRY_LEASES.CLUSTER, REGISTRY_LEASES.ADDRESS, REGISTRY_LEASES.PORT)
         .doUpdate()
         .set(REGISTRY_LEASES.ZONE, l.zone())
@@ -69,6 +73,7 @@ final class PostgresLeaseStore implements LeaseStore {
         .set(REGISTRY_LEASES.METADATA, json(l.metadata()))
         .set(REGISTRY_LEASES.REGISTERED_BY, l.registeredBy())
         .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
+        .set(REGISTRY_LEASES.CAPACITY_RPS, l.capacityRps())
         .returning()
         .fetchSingle()));
   }
@@ -98,7 +103,7 @@ final class PostgresLeaseStore implements LeaseStore {
       while (r.next()) {
         out.add(new StoredLease(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
             metadata(r.getString(6)), r.getString(7), r.getObject(8, OffsetDateTime.class).toInstant(),
-            r.getObject(9, OffsetDateTime.class).toInstant()));
+            r.getObject(9, OffsetDateTime.class).toInstant(), r.getObject(10, Integer.class)));
       }
     }
     out.sort(StoredLease.ORDER);
@@ -107,7 +112,8 @@ final class PostgresLeaseStore implements LeaseStore {
 
   private static StoredLease toLease(RegistryLeasesRecord r) {
     return new StoredLease(r.getCluster(), r.getAddress(), r.getPort(), r.getZone(), r.getWeight(),
-        metadata(r.getMetadata().data()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant());
+        metadata(r.getMetadata().data()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant(),
+        r.getCapacityRps());
   }
 
   private static JSON json(Map<String, String> metadata) {

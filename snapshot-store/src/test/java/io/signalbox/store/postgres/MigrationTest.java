@@ -1,6 +1,7 @@
 package io.signalbox.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.signalbox.proto.v1.SnapshotEnvelope;
 import io.signalbox.store.AuditEntry;
@@ -8,6 +9,7 @@ import io.signalbox.store.ChainSealer;
 import io.signalbox.store.EnvelopeSealer;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.EpochStatus;
+import io.signalbox.store.StoredLease;
 import io.signalbox.store.embedded.PostgresExtension;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -147,6 +150,76 @@ class MigrationTest {
         storage.add(r.getString(1) + "=" + r.getString(2));
       }
       assertThat(storage).containsExactly("envelope=e", "full_envelope=e");
+    }
+  }
+
+  @Test
+  void aLeasesCapacityMovesFromItsMetadataIntoItsOwnColumn() throws SQLException {
+    String url = postgres.newDatabase();
+    flyway(url).target("10").load().migrate();
+    // As V10's release stored them: the capacity among the metadata under its reserved key.
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      insertV10Lease(c, "10.0.0.1", "{\"signalbox.io/capacity-rps\": \"250\", \"v\": \"2\"}");
+      insertV10Lease(c, "10.0.0.2", "{\"v\": \"3\"}");
+      insertV10Lease(c, "10.0.0.3", "{\"signalbox.io/capacity-rps\": \"1000000\"}");
+      // Never written by that release (it stored checked values only), and read by it as no capacity.
+      insertV10Lease(c, "10.0.0.4", "{\"signalbox.io/capacity-rps\": \"0\", \"v\": \"4\"}");
+      insertV10Lease(c, "10.0.0.5", "{\"signalbox.io/capacity-rps\": \"lots\"}");
+    }
+
+    try (PostgresSnapshotStore store = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), Clock.systemUTC())) {
+      assertThat(store.leases().all()).containsExactly(
+          v10Lease("10.0.0.1", Map.of("v", "2"), 250),
+          v10Lease("10.0.0.2", Map.of("v", "3"), null),
+          v10Lease("10.0.0.3", Map.of(), 1_000_000),
+          v10Lease("10.0.0.4", Map.of("v", "4"), null),
+          v10Lease("10.0.0.5", Map.of(), null));
+    }
+    assertThat(flyway(url).load().info().pending()).isEmpty();
+  }
+
+  /** validation's MIN_RPS and MAX_RPS (this module does not depend on validation). */
+  private static final int MIN_RPS = 1;
+  private static final int MAX_RPS = 1_000_000;
+
+  @Test
+  void theCapacityColumnRefusesWhatAdmissionRulesRefuse() throws SQLException {
+    String url = postgres.newDatabase();
+    flyway(url).load().migrate();
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      insertLease(c, "10.0.0.1", MIN_RPS);
+      insertLease(c, "10.0.0.2", MAX_RPS);
+      insertLease(c, "10.0.0.3", null);
+
+      assertThatThrownBy(() -> insertLease(c, "10.0.0.4", MIN_RPS - 1))
+          .hasMessageContaining("registry_leases_capacity_rps");
+      assertThatThrownBy(() -> insertLease(c, "10.0.0.5", MAX_RPS + 1))
+          .hasMessageContaining("registry_leases_capacity_rps");
+    }
+  }
+
+  private static void insertV10Lease(Connection c, String address, String metadata) throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO registry_leases (cluster, address, port, zone,"
+        + " weight, metadata, registered_by, created_at, expires_at) VALUES ('orders', ?, 8080, 'b', 4, ?::jsonb,"
+        + " 'ci', ?, ?)")) {
+      insert.setString(1, address);
+      insert.setString(2, metadata);
+      insert.setObject(3, NOW.atOffset(ZoneOffset.UTC));
+      insert.setObject(4, NOW.plusSeconds(30).atOffset(ZoneOffset.UTC));
+      insert.execute();
+    }
+  }
+
+  private static StoredLease v10Lease(String address, Map<String, String> metadata, Integer capacityRps) {
+    return new StoredLease("orders", address, 8080, "b", 4, metadata, "ci", NOW, NOW.plusSeconds(30), capacityRps);
+  }
+
+  private static void insertLease(Connection c, String address, Integer capacityRps) throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO registry_leases (cluster, address, port,"
+        + " metadata, created_at, expires_at, capacity_rps) VALUES ('orders', ?, 8080, '{}'::jsonb, now(), now(), ?)")) {
+      insert.setString(1, address);
+      insert.setObject(2, capacityRps, java.sql.Types.INTEGER);
+      insert.execute();
     }
   }
 

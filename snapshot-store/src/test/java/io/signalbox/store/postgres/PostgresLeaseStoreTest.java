@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.signalbox.store.LeaseStoreContract;
 import io.signalbox.store.SnapshotStore;
+import io.signalbox.store.StoredLease;
 import io.signalbox.store.embedded.PostgresExtension;
 import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,11 +23,14 @@ class PostgresLeaseStoreTest extends LeaseStoreContract {
   @Test
   void leasesSurviveReopeningTheStore() {
     String url = postgres.newDatabase();
+    StoredLease capacity = new StoredLease("web", "10.0.0.2", 80, "b", 3, Map.of("v", "2"), "pods", T0,
+        T0.plusSeconds(30), 250);
     try (SnapshotStore first = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), clock)) {
       first.leases().put(lease("web", "10.0.0.1", 80, 30));
+      first.leases().put(capacity);
     }
     try (SnapshotStore second = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), clock)) {
-      assertThat(second.leases().all()).containsExactly(lease("web", "10.0.0.1", 80, 30));
+      assertThat(second.leases().all()).containsExactly(lease("web", "10.0.0.1", 80, 30), capacity);
     }
   }
 }
