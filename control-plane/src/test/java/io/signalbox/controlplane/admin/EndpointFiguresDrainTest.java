@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
-import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
@@ -14,13 +13,6 @@ import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.config.endpoint.v3.UpstreamEndpointStats;
 import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
-import io.envoyproxy.envoy.service.load_stats.v3.LoadReportingServiceGrpc;
-import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
-import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
-import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -28,11 +20,9 @@ import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.telemetry.LoadReporting;
-import io.signalbox.controlplane.xds.AdsServer;
+import io.signalbox.controlplane.telemetry.LrsTestServer;
 import io.signalbox.controlplane.xds.ClientStatus;
-import io.signalbox.controlplane.xds.EdgeSettings;
 import io.signalbox.controlplane.xds.TypeStatus;
-import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.lifecycle.OperatorOverride;
 import io.signalbox.model.ClusterSpec;
@@ -45,7 +35,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,21 +61,15 @@ class EndpointFiguresDrainTest {
       Map.of(), null, Provenance.newBuilder().setCause("test").build()).seal(7, Instant.EPOCH);
   private final LoadReporting reporting = new LoadReporting(Clock.systemUTC(), INTERVAL, "r1",
       new InMemoryLoadReports(), () -> snapshot, new SimpleMeterRegistry());
-  private final AdsServer server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(),
-      new SimpleMeterRegistry(), EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));
-  private final ManagedChannel channel = Grpc.newChannelBuilder("127.0.0.1:" + server.port(),
-      InsecureChannelCredentials.create()).build();
+  private final LrsTestServer lrs = new LrsTestServer(reporting);
   private final PublishedView view = new PublishedView(snapshot, null, List.of(), Map.of(), null, Map.of(), Map.of(),
       Map.of("greeter", ClusterSpec.named("greeter").with(new ClusterSpec.Telemetry(true, false))), 0);
   private final DrainLoads loads = DrainLoads.of(reporting.fleetLoad(), () -> view);
-  private StreamObserver<LoadStatsRequest> envoy;
+  private LrsTestServer.Client envoy;
 
   @AfterEach
   void stop() throws InterruptedException {
-    envoy.onCompleted();
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.close();
-    reporting.close();
+    lrs.close();
   }
 
   private static LbEndpoint lbEndpoint(EndpointRef e) {
@@ -113,8 +96,7 @@ class EndpointFiguresDrainTest {
           .setTotalRequestsInProgress(zone.getTotalRequestsInProgress() + e.getTotalRequestsInProgress())
           .addUpstreamEndpointStats(e);
     }
-    envoy.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId("envoy-1"))
-        .addClusterStats(ClusterStats.newBuilder().setClusterName("greeter").addUpstreamLocalityStats(zone)).build());
+    envoy.report(ClusterStats.newBuilder().setClusterName("greeter").addUpstreamLocalityStats(zone).build());
   }
 
   private static ClientStatus holder(String nodeId, long synced, Instant ackedAt) {
@@ -125,27 +107,10 @@ class EndpointFiguresDrainTest {
   }
 
   @Test
-  void theDrainingEndpointsOwnInFlightCountHoldsTheDrainAndItsIdleEndsItWhileItsZoneIsBusy() {
-    java.util.concurrent.LinkedBlockingQueue<Object> answers = new java.util.concurrent.LinkedBlockingQueue<>();
-    envoy = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
-      @Override
-      public void onNext(LoadStatsResponse value) {
-        answers.add(value);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        answers.add(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        answers.add("completed");
-      }
-    });
-    envoy.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId("envoy-1")).build());
-    await().atMost(Duration.ofSeconds(20)).until(() -> answers.peek() instanceof LoadStatsResponse r
-        && r.getReportEndpointGranularity());
+  void theDrainingEndpointsOwnInFlightCountHoldsTheDrainAndItsIdleEndsItWhileItsZoneIsBusy()
+      throws InterruptedException {
+    envoy = lrs.open("envoy-1");
+    assertThat(envoy.answer().getReportEndpointGranularity()).isTrue();
 
     Instant acked = Instant.now();
     OperatorOverride.Drain drain = new OperatorOverride.Drain(B2, "alice", "kernel upgrade", acked,

@@ -5,11 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
@@ -17,15 +13,9 @@ import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,50 +45,26 @@ class DrainTelemetryIT {
   @TempDir static Path dir;
   static final Map<String, Server> backends = new LinkedHashMap<>();
   static final ScheduledExecutorService streams = Executors.newScheduledThreadPool(2);
-  static SignalboxServer server;
-  static Admin admin;
-  static ManagedChannel channel;
+  static LoadReportingSignalbox sb;
 
   @BeforeAll
   static void start() throws Exception {
-    Workspace ws = new Workspace(dir);
     for (String name : new String[] {"b1", "b2", "b3"}) {
       backends.put(name, backend(name));
     }
-    int xdsPort = Workspace.freePort();
-    ws.write("endpoints.yaml", """
+    sb = LoadReportingSignalbox.start(dir, "grpc-drain", """
         clusters:
           greeter:
             - { address: 127.0.0.1, port: %d, zone: a, state: READY }
             - { address: 127.0.0.1, port: %d, zone: a, state: READY }
             - { address: 127.0.0.1, port: %d, zone: a, state: READY }
-        """.formatted(port("b1"), port("b2"), port("b3")));
-    String config = Workspace.config(xdsPort, "ROUND_ROBIN")
-        .replace("xds: { port: " + xdsPort + " }", "xds: { port: " + xdsPort + ", loadReportingInterval: 1s }")
-        .replace("    connectTimeout: 1s\n", """
-                connectTimeout: 1s
-                drainTimeout: 5m
-                loadReporting: true
-                loadReportingPerEndpoint: true
-            """);
-    assertThat(config).contains("loadReportingPerEndpoint: true").contains("drainTimeout: 5m");
-    Path file = ws.write("signalbox.yaml", config);
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(file)).value();
-    server = SignalboxServer.start(file, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-drain");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
-    await().atMost(Duration.ofSeconds(60)).until(() -> call() != null);
+        """.formatted(port("b1"), port("b2"), port("b3")), "drainTimeout: 5m");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    if (server != null) {
-      server.close();
+    if (sb != null) {
+      sb.close();
     }
     for (Server s : backends.values()) {
       s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -138,23 +103,14 @@ class DrainTelemetryIT {
     return "127.0.0.1:" + port(name);
   }
 
-  private static String call() {
-    try {
-      return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-          .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
-    } catch (StatusRuntimeException e) {
-      return null;
-    }
-  }
-
   private static void drain(String name) {
-    admin.sendJson("POST", "/api/v1/clusters/greeter/endpoints/" + endpoint(name) + "/drain",
+    sb.admin.sendJson("POST", "/api/v1/clusters/greeter/endpoints/" + endpoint(name) + "/drain",
         "{\"reason\": \"drain telemetry IT\"}", 202);
   }
 
   /** This endpoint's entry of {@code GET /api/v1/drains}. */
   private static JsonNode drainOf(String name) throws IOException {
-    Admin.Reply reply = admin.get("/api/v1/drains");
+    Admin.Reply reply = sb.admin.get("/api/v1/drains");
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     for (JsonNode d : JSON.readTree(reply.body())) {
       if (d.get("endpoint").asText().equals(endpoint(name))) {
@@ -177,22 +133,15 @@ class DrainTelemetryIT {
 
   @Test
   void aDrainUnaryTrafficStopsPickingIsSafeOnceTheClientReportsItIdle() throws Exception {
-    AtomicBoolean running = new AtomicBoolean(true);
-    Thread traffic = new Thread(() -> {
-      while (running.get()) {
-        call();
-      }
-    }, "unary-traffic");
-    traffic.start();
+    sb.traffic.startCalling();
     try {
       // Work on b1 first, so that its idleness is learnt, not assumed.
-      await().atMost(Duration.ofSeconds(30)).until(() -> "b1".equals(call()));
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "b1".equals(sb.traffic.call()));
       drain("b1");
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertSafeOnIdle(drainOf("b1")));
       assertThat(drainOf("b1").get("verdict").asText()).startsWith("every client ACKed and every reporting client idle");
     } finally {
-      running.set(false);
-      traffic.join(10_000);
+      sb.traffic.stopCalling();
     }
   }
 
@@ -204,7 +153,7 @@ class DrainTelemetryIT {
     CompletableFuture<String> first = new CompletableFuture<>();
     CompletableFuture<Void> end = new CompletableFuture<>();
     CompletableFuture<ClientCallStreamObserver<SimpleRequest>> call = new CompletableFuture<>();
-    SimpleServiceGrpc.newStub(channel).serverStreamingRpc(SimpleRequest.getDefaultInstance(),
+    SimpleServiceGrpc.newStub(sb.traffic.channel()).serverStreamingRpc(SimpleRequest.getDefaultInstance(),
         new ClientResponseObserver<SimpleRequest, SimpleResponse>() {
           @Override
           public void beforeStart(ClientCallStreamObserver<SimpleRequest> requestStream) {

@@ -5,32 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.StreamObserver;
-import io.grpc.testing.protobuf.SimpleRequest;
-import io.grpc.testing.protobuf.SimpleResponse;
-import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.Main;
-import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,50 +29,22 @@ class FirstTrafficIT {
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
-  static Workspace ws;
-  static Server b1;
-  static Server b2;
-  static SignalboxServer server;
-  static Admin admin;
-  static ManagedChannel channel;
+  static Backends backends;
+  static LoadReportingSignalbox sb;
 
   @BeforeAll
   static void start() throws Exception {
-    ws = new Workspace(dir);
-    b1 = backend("b1");
-    b2 = backend("b2");
-    int xdsPort = Workspace.freePort();
-    ws.write("endpoints.yaml", endpoints(false));
-    String config = Workspace.config(xdsPort, "ROUND_ROBIN")
-        .replace("xds: { port: " + xdsPort + " }", "xds: { port: " + xdsPort + ", loadReportingInterval: 1s }")
-        .replace("    connectTimeout: 1s\n", """
-                connectTimeout: 1s
-                loadReporting: true
-                loadReportingPerEndpoint: true
-            """);
-    assertThat(config).contains("loadReportingPerEndpoint: true");
-    Path file = ws.write("signalbox.yaml", config);
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(file)).value();
-    server = SignalboxServer.start(file, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-first");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
-    await().atMost(Duration.ofSeconds(60)).until(() -> call() != null);
+    backends = Backends.start("b1", "b2");
+    sb = LoadReportingSignalbox.start(dir, "grpc-first", endpoints(false));
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (sb != null) {
+      sb.close();
     }
-    if (server != null) {
-      server.close();
-    }
-    for (Server s : new Server[] {b1, b2}) {
-      if (s != null) {
-        s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      }
+    if (backends != null) {
+      backends.close();
     }
   }
 
@@ -100,41 +53,20 @@ class FirstTrafficIT {
         clusters:
           greeter:
             - { address: 127.0.0.1, port: %d, zone: a, state: READY }
-        """.formatted(b1.getPort())
-        + (withB2 ? "    - { address: 127.0.0.1, port: %d, zone: a, state: READY }\n".formatted(b2.getPort()) : "");
-  }
-
-  private static Server backend(String name) throws IOException {
-    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(new SimpleServiceGrpc.SimpleServiceImplBase() {
-          @Override
-          public void unaryRpc(SimpleRequest request, StreamObserver<SimpleResponse> response) {
-            response.onNext(SimpleResponse.newBuilder().setResponseMessage(name).build());
-            response.onCompleted();
-          }
-        })
-        .build()
-        .start();
-  }
-
-  private static String call() {
-    try {
-      return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-          .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
-    } catch (StatusRuntimeException e) {
-      return null;
-    }
+        """.formatted(backends.port("b1"))
+        + (withB2 ? "    - { address: 127.0.0.1, port: %d, zone: a, state: READY }\n".formatted(backends.port("b2"))
+            : "");
   }
 
   private static JsonNode load() throws IOException {
-    Admin.Reply reply = admin.get("/api/v1/clusters/greeter/load");
+    Admin.Reply reply = sb.admin.get("/api/v1/clusters/greeter/load");
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     return JSON.readTree(reply.body());
   }
 
   private static String cli(String... args) {
     java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of(args));
-    argv.addAll(java.util.List.of("--server", "http://127.0.0.1:" + server.adminPort()));
+    argv.addAll(java.util.List.of("--server", "http://127.0.0.1:" + sb.server.adminPort()));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = Main.commandLine();
@@ -147,22 +79,16 @@ class FirstTrafficIT {
 
   @Test
   void anEndpointAddedReadyGetsItsReadinessToFirstTrafficDelayWithinAFewIntervals() throws Exception {
-    AtomicBoolean running = new AtomicBoolean(true);
-    Thread traffic = new Thread(() -> {
-      while (running.get()) {
-        call();
-      }
-    }, "unary-traffic");
-    traffic.start();
+    sb.traffic.startCalling();
     try {
       // The client reports: b1 has a locality of its own and shows work there.
       await().atMost(Duration.ofSeconds(30)).until(() -> load().path("localities").size() == 1);
-      long before = server.reconciler().status().epoch();
-      String b2 = "127.0.0.1:" + FirstTrafficIT.b2.getPort();
+      long before = sb.server.reconciler().status().epoch();
+      String b2 = "127.0.0.1:" + backends.port("b2");
 
-      ws.write("endpoints.yaml", endpoints(true));
-      await().atMost(Duration.ofSeconds(30)).until(() -> server.reconciler().status().epoch() > before);
-      await().atMost(Duration.ofSeconds(30)).until(() -> "b2".equals(call()));
+      sb.ws.write("endpoints.yaml", endpoints(true));
+      await().atMost(Duration.ofSeconds(30)).until(() -> sb.server.reconciler().status().epoch() > before);
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "b2".equals(sb.traffic.call()));
 
       // A few 1 s intervals: the view names b2 with its epoch, when it became READY, and the delay.
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -179,11 +105,10 @@ class FirstTrafficIT {
       });
 
       assertThat(cli("load", "greeter")).contains("READY ENDPOINT").contains(b2).contains("locality");
-      Admin.Reply metrics = admin.get("/metrics");
+      Admin.Reply metrics = sb.admin.get("/metrics");
       assertThat(metrics.body()).contains("signalbox_load_first_traffic_seconds_count{cluster=\"greeter\"} 1");
     } finally {
-      running.set(false);
-      traffic.join(10_000);
+      sb.traffic.stopCalling();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.e2e;
 
+import io.grpc.Channel;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -29,6 +30,11 @@ final class Traffic implements AutoCloseable {
 
   Traffic(String target) {
     channel = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+  }
+
+  /** For calls other than the unary one {@link #call} makes. */
+  Channel channel() {
+    return channel;
   }
 
   /** One RPC; the name of the backend that answered. */
@@ -64,6 +70,14 @@ final class Traffic implements AutoCloseable {
     caller.start();
   }
 
+  /** Stops the background calls, if any; the channel stays open. */
+  void stopCalling() throws InterruptedException {
+    running = false;
+    if (caller != null) {
+      caller.join(TimeUnit.SECONDS.toMillis(10));
+    }
+  }
+
   long succeeded() {
     return succeeded.get();
   }
@@ -75,10 +89,7 @@ final class Traffic implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    running = false;
-    if (caller != null) {
-      caller.join(TimeUnit.SECONDS.toMillis(10));
-    }
+    stopCalling();
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
   }
 }

@@ -1,35 +1,24 @@
 package io.signalbox.controlplane.telemetry;
 
+import static io.signalbox.controlplane.telemetry.LrsTestServer.locality;
+import static io.signalbox.controlplane.telemetry.LrsTestServer.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.util.Durations;
-import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
-import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
-import io.envoyproxy.envoy.service.load_stats.v3.LoadReportingServiceGrpc;
 import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
 import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsResponse;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.signalbox.controlplane.xds.AdsServer;
-import io.signalbox.controlplane.xds.EdgeSettings;
-import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.store.memory.InMemoryLoadReports;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,21 +34,18 @@ class LoadReportStreamTest {
   private static final Locality ZONE_A = new Locality("", "a", "");
   private static final Locality ZONE_B = new Locality("", "b", "");
 
-  private final InMemoryLoadReports store = new InMemoryLoadReports();
   private final Instant started = Instant.now();
-  private LoadReporting reporting;
-  private AdsServer server;
-  private ManagedChannel channel;
-  private final List<Client> clients = new ArrayList<>();
   /** Set, the aggregation thread waits on it before summing a report: a server falling behind. */
   private volatile CountDownLatch stall;
   /** What is served; a test may publish another epoch. */
   private volatile KnownClusters known =
       new KnownClusters(1, Map.of("greeter", Set.of(ZONE_A, ZONE_B), "other", Set.of(ZONE_A)));
+  private LrsTestServer lrs;
+  private LoadReporting reporting;
 
   @BeforeEach
   void start() {
-    reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", store, () -> {
+    reporting = LoadReporting.withKnown(Clock.systemUTC(), INTERVAL, "r1", new InMemoryLoadReports(), () -> {
       CountDownLatch gate = stall;
       if (gate != null) {
         try {
@@ -70,9 +56,7 @@ class LoadReportStreamTest {
       }
       return known;
     }, new SimpleMeterRegistry());
-    server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(),
-        EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));
-    channel = Grpc.newChannelBuilder("127.0.0.1:" + server.port(), InsecureChannelCredentials.create()).build();
+    lrs = new LrsTestServer(reporting);
   }
 
   @AfterEach
@@ -80,67 +64,7 @@ class LoadReportStreamTest {
     if (stall != null) {
       stall.countDown();
     }
-    clients.forEach(Client::end);
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.close();
-    reporting.close();
-  }
-
-  /** One LRS stream, as a client opens it: the node first, then reports. */
-  private final class Client {
-    final String node;
-    final LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-    final StreamObserver<LoadStatsRequest> requests;
-
-    Client(String node) {
-      this.node = node;
-      requests = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
-        @Override
-        public void onNext(LoadStatsResponse value) {
-          answers.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-          answers.add(t);
-        }
-
-        @Override
-        public void onCompleted() {
-          answers.add("completed");
-        }
-      });
-      requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node)).build());
-      clients.add(this);
-    }
-
-    Object answer() throws InterruptedException {
-      return answers.poll(20, TimeUnit.SECONDS);
-    }
-
-    void report(ClusterStats... stats) {
-      requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node))
-          .addAllClusterStats(List.of(stats)).build());
-    }
-
-    void end() {
-      try {
-        requests.onCompleted();
-      } catch (IllegalStateException alreadyEnded) {
-        // the test ended it already
-      }
-    }
-  }
-
-  private static ClusterStats stats(String cluster, UpstreamLocalityStats... localities) {
-    return ClusterStats.newBuilder().setClusterName(cluster).addAllUpstreamLocalityStats(List.of(localities)).build();
-  }
-
-  private static UpstreamLocalityStats locality(String zone, long issued, long succeeded, long errored, long inFlight) {
-    return UpstreamLocalityStats.newBuilder()
-        .setLocality(io.envoyproxy.envoy.config.core.v3.Locality.newBuilder().setZone(zone))
-        .setTotalIssuedRequests(issued).setTotalSuccessfulRequests(succeeded).setTotalErrorRequests(errored)
-        .setTotalRequestsInProgress(inFlight).build();
+    lrs.close();
   }
 
   /** Issued, succeeded, errored summed over every interval so far, per locality. */
@@ -159,13 +83,12 @@ class LoadReportStreamTest {
   @Test
   void aStreamReportingFasterThanItsReportsAreSummedIsEndedInsteadOfQueued() throws InterruptedException {
     stall = new CountDownLatch(1);
-    Client flood = new Client("flood");
-    assertThat(flood.answer()).isInstanceOf(LoadStatsResponse.class);
+    LrsTestServer.Client flood = lrs.open("flood");
 
     for (int i = 0; i < LoadReportService.MAX_WAITING_REPORTS + 2; i++) {
       flood.report(stats("greeter", locality("a", 1, 1, 0, 0)));
     }
-    Object ended = flood.answer();
+    Object ended = flood.next();
     stall.countDown();
 
     assertThat(ended).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
@@ -177,7 +100,7 @@ class LoadReportStreamTest {
 
   @Test
   void answersWithTheIntervalAndAllClusters() throws InterruptedException {
-    Client c = new Client("n1");
+    LrsTestServer.Client c = lrs.open("n1");
 
     assertThat(c.answer()).isEqualTo(LoadStatsResponse.newBuilder().setSendAllClusters(true)
         .setReportEndpointGranularity(true).setLoadReportingInterval(Durations.fromMillis(300)).build());
@@ -185,10 +108,8 @@ class LoadReportStreamTest {
 
   @Test
   void sumsSeveralClientsPerLocality() throws InterruptedException {
-    Client one = new Client("n1");
-    Client two = new Client("n2");
-    one.answer();
-    two.answer();
+    LrsTestServer.Client one = lrs.open("n1");
+    LrsTestServer.Client two = lrs.open("n2");
 
     one.report(stats("greeter", locality("a", 10, 9, 1, 2), locality("b", 5, 5, 0, 0)));
     two.report(stats("greeter", locality("a", 7, 7, 0, 1)));
@@ -205,10 +126,8 @@ class LoadReportStreamTest {
 
   @Test
   void tellsPerClientWhetherWorkIsInFlightAndSinceWhenItIsIdle() throws InterruptedException {
-    Client busy = new Client("busy");
-    Client idle = new Client("idle");
-    busy.answer();
-    idle.answer();
+    LrsTestServer.Client busy = lrs.open("busy");
+    LrsTestServer.Client idle = lrs.open("idle");
 
     busy.report(stats("greeter", locality("a", 1, 0, 0, 1)));
     idle.report(stats("greeter", locality("a", 1, 1, 0, 0)));
@@ -231,12 +150,10 @@ class LoadReportStreamTest {
 
   @Test
   void aClientThatDisconnectsMidIntervalKeepsWhatItReported() throws InterruptedException {
-    Client leaving = new Client("leaving");
-    leaving.answer();
+    LrsTestServer.Client leaving = lrs.open("leaving");
     leaving.report(stats("greeter", locality("a", 4, 4, 0, 0)));
     leaving.end();
-    Client staying = new Client("staying");
-    staying.answer();
+    LrsTestServer.Client staying = lrs.open("staying");
     staying.report(stats("greeter", locality("a", 6, 6, 0, 0)));
 
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
@@ -245,13 +162,11 @@ class LoadReportStreamTest {
 
   @Test
   void aRestartedClientsCountersStartAgainWithoutLosingOrRepeatingCounts() throws InterruptedException {
-    Client before = new Client("n1");
-    before.answer();
+    LrsTestServer.Client before = lrs.open("n1");
     before.report(stats("greeter", locality("a", 100, 100, 0, 3)));
     before.end();
     // The same node after a restart: its counters start from zero and its stream is new.
-    Client after = new Client("n1");
-    after.answer();
+    LrsTestServer.Client after = lrs.open("n1");
     after.report(stats("greeter", locality("a", 2, 2, 0, 0)));
 
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -264,8 +179,7 @@ class LoadReportStreamTest {
   @Test
   void refusesAndCountsUnknownClustersLocalitiesAndAbsurdValuesWithoutEndingTheStream()
       throws InterruptedException {
-    Client c = new Client("n1");
-    c.answer();
+    LrsTestServer.Client c = lrs.open("n1");
 
     c.report(stats("nobody-serves-this", locality("a", 1, 1, 0, 0)),
         stats("greeter",
@@ -290,8 +204,7 @@ class LoadReportStreamTest {
   @Test
   void aLocalityNoLongerServedIsRefusedFromTheEpochThatDroppedItAndCountsAgainOnceServedAgain()
       throws InterruptedException {
-    Client c = new Client("n1");
-    c.answer();
+    LrsTestServer.Client c = lrs.open("n1");
     c.report(stats("greeter", locality("b", 1, 1, 0, 0)));
     await().atMost(Duration.ofSeconds(20)).until(() -> totals("greeter", ZONE_B)[0] == 1);
 
@@ -307,35 +220,16 @@ class LoadReportStreamTest {
 
   @Test
   void refusesAStreamWhoseFirstRequestNamesNoNode() throws InterruptedException {
-    StreamObserver<LoadStatsRequest>[] holder = new StreamObserver[1];
-    LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-    holder[0] = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
-      @Override
-      public void onNext(LoadStatsResponse value) {
-        answers.add(value);
-      }
+    LrsTestServer.Client nameless = lrs.start(LoadStatsRequest.getDefaultInstance());
 
-      @Override
-      public void onError(Throwable t) {
-        answers.add(io.grpc.Status.fromThrowable(t).toString());
-      }
-
-      @Override
-      public void onCompleted() {
-        answers.add("completed");
-      }
-    });
-    holder[0].onNext(LoadStatsRequest.getDefaultInstance());
-
-    assertThat(answers.poll(20, TimeUnit.SECONDS)).isEqualTo(
-        "Status{code=INVALID_ARGUMENT, description=the first load report request must carry node.id, cause=null}");
-    holder[0].onCompleted();
+    assertThat(nameless.next()).isInstanceOfSatisfying(Throwable.class, t ->
+        assertThat(Status.fromThrowable(t).toString()).isEqualTo(
+            "Status{code=INVALID_ARGUMENT, description=the first load report request must carry node.id, cause=null}"));
   }
 
   @Test
   void countsDropsPerCategoryAndTheUncategorizedRest() throws InterruptedException {
-    Client c = new Client("n1");
-    c.answer();
+    LrsTestServer.Client c = lrs.open("n1");
     c.report(ClusterStats.newBuilder().setClusterName("greeter").setTotalDroppedRequests(10)
         .addDroppedRequests(ClusterStats.DroppedRequests.newBuilder().setCategory("signalbox_overload").setDroppedCount(7))
         .build());

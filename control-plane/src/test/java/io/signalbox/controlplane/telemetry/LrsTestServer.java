@@ -24,9 +24,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One replica's load reporting served on loopback behind the xDS edge, with hand-driven LRS
- * streams: for tests that send the report sequences a given client kind sends.
+ * streams: for tests that send the report sequences a given client kind sends. Public for the
+ * admin tests that read drains from real reports.
  */
-final class LrsTestServer implements AutoCloseable {
+public final class LrsTestServer implements AutoCloseable {
 
   final LoadReporting reporting;
   private final AdsServer server;
@@ -38,8 +39,12 @@ final class LrsTestServer implements AutoCloseable {
   }
 
   LrsTestServer(Duration interval, KnownClusters known, io.signalbox.store.LoadReportStore store) {
-    reporting = LoadReporting.withKnown(Clock.systemUTC(), interval, "r1", store, () -> known,
-        new SimpleMeterRegistry());
+    this(LoadReporting.withKnown(Clock.systemUTC(), interval, "r1", store, () -> known, new SimpleMeterRegistry()));
+  }
+
+  /** Serves {@code reporting}, built by the test (a stalling or snapshot-fed one); closes it with the rest. */
+  public LrsTestServer(LoadReporting reporting) {
+    this.reporting = reporting;
     server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(),
         EdgeSettings.plaintext(), refusal -> {}, List.of(reporting.service()));
     channel = Grpc.newChannelBuilder("127.0.0.1:" + server.port(), InsecureChannelCredentials.create()).build();
@@ -50,9 +55,9 @@ final class LrsTestServer implements AutoCloseable {
   }
 
   /** Opens an LRS stream as {@code node} and waits for the server's answer. */
-  Client open(String node) throws InterruptedException {
-    Client c = new Client(node);
-    Object first = c.answers.poll(20, TimeUnit.SECONDS);
+  public Client open(String node) throws InterruptedException {
+    Client c = start(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node)).build());
+    Object first = c.next();
     if (!(first instanceof LoadStatsResponse)) {
       throw new AssertionError("expected the LRS answer, got " + first);
     }
@@ -60,15 +65,20 @@ final class LrsTestServer implements AutoCloseable {
     return c;
   }
 
+  /** Opens an LRS stream whose first request is {@code first}, without waiting: for streams refused. */
+  Client start(LoadStatsRequest first) {
+    return new Client(first);
+  }
+
   /** One LRS stream, as a client opens it: the node first, then reports. */
-  final class Client {
+  public final class Client {
     final String node;
     final LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
     final StreamObserver<LoadStatsRequest> requests;
-    LoadStatsResponse answer;
+    private LoadStatsResponse answer;
 
-    private Client(String node) {
-      this.node = node;
+    private Client(LoadStatsRequest first) {
+      this.node = first.getNode().getId();
       requests = LoadReportingServiceGrpc.newStub(channel).streamLoadStats(new StreamObserver<>() {
         @Override
         public void onNext(LoadStatsResponse value) {
@@ -85,16 +95,26 @@ final class LrsTestServer implements AutoCloseable {
           answers.add("completed");
         }
       });
-      requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node)).build());
+      requests.onNext(first);
       clients.add(this);
     }
 
-    void report(ClusterStats... stats) {
+    /** The server's answer to the stream's first request, as {@link #open} waited for it. */
+    public LoadStatsResponse answer() {
+      return answer;
+    }
+
+    /** What the server sent next (an answer, its error, or "completed"); null after 20 s of nothing. */
+    Object next() throws InterruptedException {
+      return answers.poll(20, TimeUnit.SECONDS);
+    }
+
+    public void report(ClusterStats... stats) {
       requests.onNext(LoadStatsRequest.newBuilder().setNode(Node.newBuilder().setId(node))
           .addAllClusterStats(List.of(stats)).build());
     }
 
-    void end() {
+    public void end() {
       try {
         requests.onCompleted();
       } catch (IllegalStateException alreadyEnded) {

@@ -1,37 +1,30 @@
 package io.signalbox.controlplane.xds;
 
+import static io.signalbox.controlplane.xds.ClientKindsEdge.EDS;
+import static io.signalbox.controlplane.xds.ClientKindsEdge.GRPC_JAVA;
+import static io.signalbox.controlplane.xds.ClientKindsEdge.assignment;
+import static io.signalbox.controlplane.xds.ClientKindsEdge.endpoint;
+import static io.signalbox.controlplane.xds.ClientKindsEdge.locality;
+import static io.signalbox.controlplane.xds.ClientKindsEdge.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.UInt32Value;
-import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
-import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.config.ClientKindSettings;
-import io.signalbox.controlplane.config.XdsSettings;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
-import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.proto.v1.Provenance;
 import io.signalbox.validation.ClientKind;
 import io.signalbox.validation.DrainingAs;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,84 +36,30 @@ import org.junit.jupiter.api.Test;
  */
 class DrainingForClientKindsTest {
 
-  private static final String EDS = XdsType.ENDPOINT.typeUrl();
   private static final Node ARMERIA = Node.newBuilder().setId("armeria-1").setCluster("shop-armeria").build();
-  private static final Node GRPC_JAVA = Node.newBuilder().setId("java-1").setCluster("shop-java")
-      .setUserAgentName("gRPC Java").setUserAgentVersion("1.85.1").build();
 
-  private final SnapshotBuilder builder = new SnapshotBuilder();
-  private final List<AutoCloseable> closing = new ArrayList<>();
-  private Snapshot last;
-  private long epoch = 1;
-  private AdsServer server;
+  private final ClientKindsEdge edge = new ClientKindsEdge();
 
   @AfterEach
   void close() throws Exception {
-    for (AutoCloseable c : closing) {
-      c.close();
-    }
-    if (server != null) {
-      server.close();
-    }
+    edge.close();
   }
 
+  /** Armeria's node group, with {@code drainingAs} (null: the kind's default). */
   private void start(DrainingAs drainingAs) {
-    XdsSettings defaults = XdsSettings.defaults();
-    EdgeSettings edge = new EdgeSettings(null, null, defaults.limits(), defaults.maxConnectionAge(),
-        defaults.maxConnectionAgeGrace(),
-        new ClientKinds(List.of(new ClientKindSettings(List.of("shop-armeria"), ClientKind.ARMERIA, drainingAs))));
-    server = AdsServer.start("127.0.0.1", 0, Waves.NONE, Clock.systemUTC(), new SimpleMeterRegistry(), edge, r -> {});
-  }
-
-  private RecordingAdsClient sotw(Node node) {
-    RecordingAdsClient client = new RecordingAdsClient(server.port()).openSotw();
-    closing.add(client);
-    client.send(DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(EDS).addResourceNames("web").build());
-    return client;
-  }
-
-  private static LbEndpoint endpoint(int port, int weight, HealthStatus health) {
-    return LbEndpoint.newBuilder()
-        .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder()
-            .setSocketAddress(SocketAddress.newBuilder().setAddress("127.0.0.1").setPortValue(port))))
-        .setHealthStatus(health)
-        .setLoadBalancingWeight(UInt32Value.of(weight))
-        .build();
-  }
-
-  private static LocalityLbEndpoints locality(String zone, int priority, LbEndpoint... endpoints) {
-    int sum = 0;
-    for (LbEndpoint e : endpoints) {
-      sum += e.getLoadBalancingWeight().getValue();
-    }
-    LocalityLbEndpoints.Builder b = LocalityLbEndpoints.newBuilder().setPriority(priority)
-        .setLoadBalancingWeight(UInt32Value.of(sum)).addAllLbEndpoints(List.of(endpoints));
-    b.setLocality(priority == 0 ? Locality.newBuilder().setZone(zone).build()
-        : Locality.newBuilder().setZone(zone).setSubZone("priority-" + priority).build());
-    return b.build();
+    edge.start(List.of(new ClientKindSettings(List.of("shop-armeria"), ClientKind.ARMERIA, drainingAs)));
   }
 
   private Snapshot publish(LocalityLbEndpoints... localities) {
-    ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("web")
-        .addAllEndpoints(List.of(localities)).build();
-    Snapshot s = builder.candidate(List.of(new TranslatedResource(XdsType.ENDPOINT, "web", cla, Set.of())), Map.of(),
-        last, Provenance.newBuilder().setCause("test").build()).seal(epoch++, Instant.EPOCH);
-    last = s;
-    server.publish(s);
-    return s;
-  }
-
-  private static ClusterLoadAssignment assignment(DiscoveryResponse r) throws Exception {
-    assertThat(r.getResourcesCount()).isEqualTo(1);
-    return r.getResources(0).unpack(ClusterLoadAssignment.class);
+    return edge.publish(web(localities));
   }
 
   @Test
   void armeriaGetsADrainingEndpointAsUnhealthyWhileGrpcJavaGetsItAsDraining() throws Exception {
     start(null);
     publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY), endpoint(1002, 1, HealthStatus.DRAINING)));
-    RecordingAdsClient armeria = sotw(ARMERIA);
-    RecordingAdsClient java = sotw(GRPC_JAVA);
+    RecordingAdsClient armeria = edge.sotw(ARMERIA);
+    RecordingAdsClient java = edge.sotw(GRPC_JAVA);
 
     DiscoveryResponse toArmeria = armeria.next();
     DiscoveryResponse toJava = java.next();
@@ -137,7 +76,7 @@ class DrainingForClientKindsTest {
   void anUndrainReachesArmeriaAsAChangedAssignment() throws Exception {
     start(null);
     publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY), endpoint(1002, 1, HealthStatus.DRAINING)));
-    RecordingAdsClient armeria = sotw(ARMERIA);
+    RecordingAdsClient armeria = edge.sotw(ARMERIA);
     DiscoveryResponse first = armeria.next();
     armeria.send(RecordingAdsClient.ack(first, List.of("web")));
 
@@ -155,8 +94,8 @@ class DrainingForClientKindsTest {
     // Priority 0 holds only the draining endpoint: left out, priority 1 becomes priority 0.
     publish(locality("a", 0, endpoint(1001, 3, HealthStatus.DRAINING)),
         locality("b", 1, endpoint(1002, 2, HealthStatus.HEALTHY), endpoint(1003, 5, HealthStatus.DRAINING)));
-    RecordingAdsClient armeria = sotw(ARMERIA);
-    RecordingAdsClient java = sotw(GRPC_JAVA);
+    RecordingAdsClient armeria = edge.sotw(ARMERIA);
+    RecordingAdsClient java = edge.sotw(GRPC_JAVA);
 
     ClusterLoadAssignment toArmeria = assignment(armeria.next());
     assertThat(toArmeria.getEndpointsList()).hasSize(1);
@@ -173,8 +112,8 @@ class DrainingForClientKindsTest {
   void anAssignmentWithNothingDrainingIsTheSameResourceForEveryClient() throws Exception {
     start(null);
     publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY)));
-    RecordingAdsClient armeria = sotw(ARMERIA);
-    RecordingAdsClient java = sotw(GRPC_JAVA);
+    RecordingAdsClient armeria = edge.sotw(ARMERIA);
+    RecordingAdsClient java = edge.sotw(GRPC_JAVA);
 
     assertThat(armeria.<DiscoveryResponse>next().getResources(0))
         .isEqualTo(java.<DiscoveryResponse>next().getResources(0));
@@ -189,7 +128,7 @@ class DrainingForClientKindsTest {
     start(null);
     Snapshot s = publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY),
         endpoint(1002, 1, HealthStatus.DRAINING)));
-    RecordingAdsClient armeria = sotw(ARMERIA);
+    RecordingAdsClient armeria = edge.sotw(ARMERIA);
     DiscoveryResponse first = armeria.next();
     armeria.send(DiscoveryRequest.newBuilder().setTypeUrl(EDS).addResourceNames("web")
         .setResponseNonce(first.getNonce())
@@ -197,7 +136,7 @@ class DrainingForClientKindsTest {
 
     String snapshotVersion = s.resources(XdsType.ENDPOINT).get("web").version();
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(server.clients()).singleElement()
+        assertThat(edge.server().clients()).singleElement()
             .satisfies(c -> assertThat(c.types().get(EDS).refusing()).containsExactly(Map.entry("web", snapshotVersion))));
   }
 
@@ -206,10 +145,7 @@ class DrainingForClientKindsTest {
     start(null);
     Snapshot s = publish(locality("a", 0, endpoint(1001, 1, HealthStatus.HEALTHY),
         endpoint(1002, 1, HealthStatus.DRAINING)));
-    RecordingAdsClient armeria = new RecordingAdsClient(server.port()).openDelta();
-    closing.add(armeria);
-    armeria.send(DeltaDiscoveryRequest.newBuilder().setNode(ARMERIA).setTypeUrl(EDS)
-        .addResourceNamesSubscribe("web").build());
+    RecordingAdsClient armeria = edge.delta(ARMERIA);
 
     DeltaDiscoveryResponse r = armeria.next();
     ClusterLoadAssignment got = r.getResources(0).getResource().unpack(ClusterLoadAssignment.class);
