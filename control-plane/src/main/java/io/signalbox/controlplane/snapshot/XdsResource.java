@@ -44,7 +44,8 @@ public record XdsResource(
     try {
       return Objects.requireNonNull(any, () -> type + " '" + name + "' holds no content").unpack(kind);
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("stored " + type + " '" + name + "' does not parse as " + kind.getSimpleName(), e);
+      throw new IllegalStateException(
+          "stored " + type + " '" + name + "' does not parse as " + kind.getSimpleName(), e);
     }
   }
 

@@ -76,7 +76,8 @@ class LeaderChangeSheddingIT {
     for (String id : List.of("r1", "r2")) {
       int xds = Workspace.freePort();
       int admin = Workspace.freePort();
-      String yaml = Workspace.shedding(Workspace.config(xds, "ROUND_ROBIN"), xds, CAPACITY, AutomaticSheddingIT.ADMISSION)
+      String yaml = Workspace.shedding(Workspace.config(xds, "ROUND_ROBIN"), xds, CAPACITY,
+              AutomaticSheddingIT.ADMISSION)
           .replace("admin: { port: 0 }", "admin: { port: " + admin + ", address: 127.0.0.1 }")
           .replace("store: { url: memory }", "store: { url: \"" + postgres.jdbcUrl() + "\", user: postgres }\n"
               + "ha: { replicaId: " + id + ", leaseDuration: " + LEASE.toSeconds() + "s, renewInterval: 500ms }");
@@ -125,26 +126,29 @@ class LeaderChangeSheddingIT {
   @Test
   void aNewLeaderServesTheLastPublishedDropAndLowersItOnlyByTheRules() {
     // The leader reads the client's reports (sent to the follower) from PostgreSQL; no drop yet.
-    await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+    await("the leader reads the client's reports").atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> leader.admin().getJson("/api/v1/clusters/greeter/load").path("history").size() >= 3);
     assertThat(drop()).isZero();
 
     // Two of three drained: 20 rps of capacity for 40 rps. The leader raises a drop (about half); the
     // follower serves it to its clients, and its status gives the leader's cause.
     ws.write("endpoints.yaml", endpoints("DRAINING"));
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> drop() > 0);
+    await("a drop served").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> drop() > 0);
     assertThat(eds.assignments().get(eds.assignments().size() - 1).assignment().getPolicy().getDropOverloadsList())
         .extracting(d -> d.getCategory()).containsExactly(OVERLOAD);
-    await().atMost(Duration.ofSeconds(10)).until(() -> automaticDrop(follower).isObject());
+    await("the follower's status lists the leader's automatic drop").atMost(Duration.ofSeconds(10))
+        .until(() -> automaticDrop(follower).isObject());
     assertThat(automaticDrop(follower).path("category").asText()).isEqualTo(OVERLOAD);
     assertThat(automaticDrop(follower).path("cause").asText())
         .startsWith("eligible capacity " + CAPACITY + " rps (1 endpoints), limit " + CAPACITY + ".0 rps, demand ")
         .contains(": drop raised to ");
-    await().atMost(Duration.ofSeconds(30)).until(() -> dropped(traffic.failures(), Instant.MIN, Instant.MAX) >= 20);
+    await("the client drops calls").atMost(Duration.ofSeconds(30))
+        .until(() -> dropped(traffic.failures(), Instant.MIN, Instant.MAX) >= 20);
 
     // Back: demand is under the limit, so the drop can only step down, one step per window.
     ws.write("endpoints.yaml", endpoints("READY"));
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> drop() < highestDrop());
+    await("the old leader's first step down").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        .until(() -> drop() < highestDrop());
     long lastPublished = drop();
     long raised = highestDrop();
     assertThat(raised).as("a drop large enough for several steps (too little load?)").isGreaterThanOrEqualTo(3 * STEP);
@@ -157,14 +161,15 @@ class LeaderChangeSheddingIT {
     Instant killed = Instant.now();
     leader.process().killJvm();
     AtomicReference<Instant> lastAskedAsFollower = new AtomicReference<>(killed);
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
-      Instant asked = Instant.now();
-      boolean leads = role(follower).equals("leader");
-      if (!leads) {
-        lastAskedAsFollower.set(asked);
-      }
-      return leads;
-    });
+    await("the follower leads").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+        .until(() -> {
+          Instant asked = Instant.now();
+          boolean leads = role(follower).equals("leader");
+          if (!leads) {
+            lastAskedAsFollower.set(asked);
+          }
+          return leads;
+        });
     Instant tookOver = Instant.now();
     Node next = follower;
     assertThat(status(next).path("term").asLong()).isGreaterThan(oldTerm);
@@ -179,10 +184,12 @@ class LeaderChangeSheddingIT {
             + served.path("cause").asText());
 
     // The new leader, reading the reports its own client sends, lowers the drop by the rules to 0.
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> drop() != lastPublished);
+    await("the new leader's first step").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        .until(() -> drop() != lastPublished);
     Instant firstStepSeen = Instant.now();
     long succeededAtFirstStep = traffic.succeeded();
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> drop() == 0);
+    await("the drop lifted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> drop() == 0);
     Instant lifted = Instant.now();
 
     List<EdsWatcher.Assignment> sent = eds.assignments();
@@ -222,7 +229,8 @@ class LeaderChangeSheddingIT {
       assertThat(epoch.path("term").asLong()).as("term of epoch %s", c.version()).isGreaterThan(oldTerm);
       // The cause the new leader recorded: the eligible capacity of three and the demand it read.
       assertThat(epoch.path("cause").asText()).as("cause of epoch %s", c.version())
-          .contains("eligible capacity " + 3 * CAPACITY + " rps (3 endpoints), limit " + 3 * CAPACITY + ".0 rps, demand ")
+          .contains("eligible capacity " + 3 * CAPACITY + " rps (3 endpoints), limit " + 3 * CAPACITY
+              + ".0 rps, demand ")
           .contains("drop lowered from " + AdmissionController.percent((int) from) + " to "
               + AdmissionController.percent((int) to));
       // The first step no sooner than a window after the takeover (lastAskedAsFollower is before
