@@ -1,10 +1,10 @@
 package io.signalbox.controlplane.reconcile;
 
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.validation.DropRules;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -53,20 +53,21 @@ public record AutomaticDrops(boolean decided, Map<String, Entry> byCluster) {
     return new AutomaticDrops(true, out);
   }
 
-  /** The {@value #CATEGORY} drop {@code epoch}'s assignment of {@code cluster} carries, 0 if none. */
+  /**
+   * The {@value #CATEGORY} drop {@code epoch}'s assignment of {@code cluster} carries, 0 if none.
+   * Read from the assignment's content, built or restored: a follower and a new leader hold the
+   * epoch as the store gave it, and reading only a built message there made a new leader start
+   * from 0 and lift the drop (LeaderChangeSheddingIT).
+   */
   public static int perMillion(Snapshot epoch, String cluster) {
     XdsResource r = epoch == null ? null : epoch.resources(XdsType.ENDPOINT).get(cluster);
-    if (r == null || !(r.message() instanceof ClusterLoadAssignment cla)) {
+    if (r == null) {
       return 0;
     }
-    for (ClusterLoadAssignment.Policy.DropOverload d : cla.getPolicy().getDropOverloadsList()) {
+    for (ClusterLoadAssignment.Policy.DropOverload d
+        : r.content(ClusterLoadAssignment.class).getPolicy().getDropOverloadsList()) {
       if (d.getCategory().equals(CATEGORY)) {
-        FractionalPercent p = d.getDropPercentage();
-        return switch (p.getDenominator()) {
-          case HUNDRED -> p.getNumerator() * 10_000;
-          case TEN_THOUSAND -> p.getNumerator() * 100;
-          default -> p.getNumerator();
-        };
+        return (int) DropRules.perMillion(d.getDropPercentage());
       }
     }
     return 0;

@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.snapshot;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import java.util.Objects;
 import java.util.Set;
@@ -29,6 +30,23 @@ public record XdsResource(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");
     references = Set.copyOf(references);
+  }
+
+  /**
+   * The content as {@code kind}: the source message when this process built it, else parsed from
+   * the stored bytes. A snapshot a follower serves, or a new leader takes over, was restored from
+   * the store and holds only those: reading {@link #message} alone sees nothing there.
+   */
+  public <T extends Message> T content(Class<T> kind) {
+    if (kind.isInstance(message)) {
+      return kind.cast(message);
+    }
+    try {
+      return Objects.requireNonNull(any, () -> type + " '" + name + "' holds no content").unpack(kind);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(
+          "stored " + type + " '" + name + "' does not parse as " + kind.getSimpleName(), e);
+    }
   }
 
   XdsResource withChangedEpoch(long epoch) {

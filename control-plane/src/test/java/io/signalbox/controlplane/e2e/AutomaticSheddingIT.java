@@ -55,6 +55,7 @@ class AutomaticSheddingIT {
 
   static final int CAPACITY = 100;
   static final long PERIOD_MS = 5; // 200 rps
+  static final String ADMISSION = "{ maxUtilization: 1.0, step: 10, window: 3s }";
 
   @TempDir static Path dir;
   static Workspace ws;
@@ -86,13 +87,8 @@ class AutomaticSheddingIT {
     }
     ws.write("endpoints.yaml", endpoints("READY", "READY", "READY"));
     int xdsPort = Workspace.freePort();
-    Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN")
-        .replace("xds: { port: " + xdsPort + " }", "xds: { port: " + xdsPort + ", loadReportingInterval: 1s }")
-        .replace("    connectTimeout: 1s\n", "    connectTimeout: 1s\n    loadReporting: true\n"
-            + "    capacity: { rps: " + CAPACITY + " }\n"
-            + "    admission: { maxUtilization: 1.0, step: 10, window: 3s }\n"
-            // One update drains two of three: above the default mass-removal guard (50 %), which would hold it.
-            + "    massRemovalPercent: 70\n"));
+    Path config = ws.write("signalbox.yaml", Workspace.shedding(Workspace.config(xdsPort, "ROUND_ROBIN"), xdsPort,
+        CAPACITY, ADMISSION));
     SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     server = SignalboxServer.start(config, cfg, new StoreSettings("memory", dir.resolve("data"), null, null),
         Clock.systemUTC());

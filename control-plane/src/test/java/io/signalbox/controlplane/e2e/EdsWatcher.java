@@ -11,6 +11,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.signalbox.controlplane.snapshot.XdsType;
+import io.signalbox.validation.DropRules;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,11 +28,21 @@ final class EdsWatcher implements AutoCloseable {
   /** One EDS response as the client saw it: its version and the endpoints it offers new work. */
   record Received(String version, Set<String> endpoints) {}
 
+  /** One EDS response's assignment of the cluster, whole: for what it says beyond the endpoints. */
+  record Assignment(String version, ClusterLoadAssignment assignment) {
+    /** The share its {@code drop_overloads} drop as {@code category}, in parts per million; 0 if none. */
+    long dropPerMillion(String category) {
+      return assignment.getPolicy().getDropOverloadsList().stream().filter(d -> d.getCategory().equals(category))
+          .mapToLong(d -> DropRules.perMillion(d.getDropPercentage())).findFirst().orElse(0);
+    }
+  }
+
   private static final String EDS = XdsType.ENDPOINT.typeUrl();
 
   private final ManagedChannel channel;
   private final String cluster;
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final List<Assignment> assignments = new CopyOnWriteArrayList<>();
   private final StreamObserver<DiscoveryRequest> requests;
   private volatile Throwable error;
 
@@ -67,6 +78,7 @@ final class EdsWatcher implements AutoCloseable {
       try {
         ClusterLoadAssignment cla = any.unpack(ClusterLoadAssignment.class);
         if (cla.getClusterName().equals(cluster)) {
+          assignments.add(new Assignment(response.getVersionInfo(), cla));
           for (LocalityLbEndpoints locality : cla.getEndpointsList()) {
             for (LbEndpoint lb : locality.getLbEndpointsList()) {
               if (lb.getHealthStatus() == io.envoyproxy.envoy.config.core.v3.HealthStatus.DRAINING) {
@@ -93,10 +105,20 @@ final class EdsWatcher implements AutoCloseable {
 
   /** Every response so far, oldest first. */
   List<Received> received() {
+    streamIntact();
+    return List.copyOf(received);
+  }
+
+  /** The cluster's assignment in every response so far, oldest first. */
+  List<Assignment> assignments() {
+    streamIntact();
+    return List.copyOf(assignments);
+  }
+
+  private void streamIntact() {
     if (error != null) {
       throw new AssertionError("xDS stream failed", error);
     }
-    return List.copyOf(received);
   }
 
   /** The newest response, or null before the first. */

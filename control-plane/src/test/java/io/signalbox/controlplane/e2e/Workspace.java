@@ -48,6 +48,21 @@ final class Workspace {
         """.formatted(xdsPort, nodeId));
   }
 
+  /**
+   * {@code config} (from {@link #config}) with automatic shedding (issue 31) on its cluster: load
+   * reports every second, {@code capacityRps} for every endpoint, and {@code admission} (the YAML
+   * value of the cluster's {@code admission} field).
+   */
+  static String shedding(String config, int xdsPort, int capacityRps, String admission) {
+    return config
+        .replace("xds: { port: " + xdsPort + " }", "xds: { port: " + xdsPort + ", loadReportingInterval: 1s }")
+        .replace("    connectTimeout: 1s\n", "    connectTimeout: 1s\n    loadReporting: true\n"
+            + "    capacity: { rps: " + capacityRps + " }\n"
+            + "    admission: " + admission + "\n"
+            // One update drains two of three: above the default mass-removal guard (50 %), which would hold it.
+            + "    massRemovalPercent: 70\n");
+  }
+
   static String config(int xdsPort, String lbPolicy) {
     return config(xdsPort, lbPolicy, "{ settle: 1s }");
   }

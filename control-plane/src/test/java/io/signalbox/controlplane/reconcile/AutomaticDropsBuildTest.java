@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The automatic drop as a build input: it follows the operator's drops in the assignment, its cause
  * is in the epoch's provenance, and a build that has no decision yet (a new leader) keeps the drop
- * the parent epoch carries.
+ * the parent epoch carries, also when the parent was restored from the store (a follower's, a new
+ * leader's).
  */
 class AutomaticDropsBuildTest {
 
@@ -88,5 +89,21 @@ class AutomaticDropsBuildTest {
     assertThat(newLeader.provenance().getAutomaticDropsMap()).containsExactly(Map.entry("web", CAUSE));
     assertThat(drops(lifted)).isEmpty();
     assertThat(lifted.provenance().getAutomaticDropsMap()).isEmpty();
+  }
+
+  @Test
+  void anEpochRestoredFromTheStoreCarriesItsDropAndANewLeaderBuildingOnItKeepsIt() {
+    AutomaticDrops automatic = new AutomaticDrops(true, Map.of("web", new AutomaticDrops.Entry(500_000, CAUSE)));
+    Snapshot shed = build(Intent.NONE, null, automatic);
+    // As a follower serves it and a new leader takes over from it: only the stored bytes, no built message.
+    Snapshot restored = Snapshot.fromEnvelope(shed.toEnvelope());
+
+    Snapshot newLeader = build(Intent.NONE, restored, AutomaticDrops.INHERITED);
+
+    assertThat(restored.resources(XdsType.ENDPOINT).get("web").message()).isNull();
+    assertThat(AutomaticDrops.perMillion(restored, "web")).isEqualTo(500_000);
+    assertThat(AutomaticDrops.inherited(restored)).isEqualTo(automatic);
+    assertThat(drops(newLeader)).containsExactly("signalbox_overload 500000");
+    assertThat(newLeader.provenance().getAutomaticDropsMap()).containsExactly(Map.entry("web", CAUSE));
   }
 }
