@@ -230,12 +230,9 @@ final class FirstTraffic implements AutoCloseable {
 
   /** A snapshot read back from the store holds its resources packed. */
   private static ClusterLoadAssignment assignment(XdsResource r) {
-    if (r.message() instanceof ClusterLoadAssignment cla) {
-      return cla;
-    }
     try {
-      return r.any() == null ? null : r.any().unpack(ClusterLoadAssignment.class);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      return r.hasContent() ? r.content(ClusterLoadAssignment.class) : null;
+    } catch (IllegalStateException e) {
       return null;
     }
   }

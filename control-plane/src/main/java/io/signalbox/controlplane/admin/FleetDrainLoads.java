@@ -61,9 +61,11 @@ final class FleetDrainLoads implements DrainLoads {
   /** The locality the published assignment puts {@code endpoint} in, as clients name it back; null if absent. */
   static Locality locality(Snapshot snapshot, EndpointRef endpoint) {
     XdsResource r = snapshot == null ? null : snapshot.resources(XdsType.ENDPOINT).get(endpoint.cluster());
-    if (r == null || !(r.message() instanceof ClusterLoadAssignment cla)) {
+    if (r == null || !r.hasContent()) {
       return null;
     }
+    // content(): a follower's or a new leader's epoch was restored from the store, its message unbuilt.
+    ClusterLoadAssignment cla = r.content(ClusterLoadAssignment.class);
     for (LocalityLbEndpoints l : cla.getEndpointsList()) {
       for (LbEndpoint e : l.getLbEndpointsList()) {
         var socket = e.getEndpoint().getAddress().getSocketAddress();

@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.reconcile;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -81,18 +80,11 @@ final class Quarantine {
     return new Applied(out, lifted);
   }
   private static Message unpack(XdsResource r) {
-    if (r.message() != null) {
-      return r.message();
-    }
-    try {
-      return switch (r.type()) {
-        case CLUSTER -> r.any().unpack(Cluster.class);
-        case ENDPOINT -> r.any().unpack(ClusterLoadAssignment.class);
-        case LISTENER -> r.any().unpack(Listener.class);
-        case ROUTE -> r.any().unpack(RouteConfiguration.class);
-      };
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("stored " + r.type() + " '" + r.name() + "' does not parse", e);
-    }
+    return switch (r.type()) {
+      case CLUSTER -> r.content(Cluster.class);
+      case ENDPOINT -> r.content(ClusterLoadAssignment.class);
+      case LISTENER -> r.content(Listener.class);
+      case ROUTE -> r.content(RouteConfiguration.class);
+    };
   }
 }

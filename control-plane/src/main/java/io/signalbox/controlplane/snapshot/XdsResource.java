@@ -49,6 +49,11 @@ public record XdsResource(
     }
   }
 
+  /** Whether there is content to read ({@link #content}): false only for a client's claim of what it holds. */
+  public boolean hasContent() {
+    return message != null || any != null;
+  }
+
   XdsResource withChangedEpoch(long epoch) {
     return new XdsResource(type, name, version, epoch, any, message, references);
   }

@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.telemetry;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -68,14 +67,7 @@ record KnownClusters(long epoch, Map<String, Set<Locality>> localities, Set<Plac
   }
 
   private static ClusterLoadAssignment assignment(XdsResource resource) {
-    if (resource.message() instanceof ClusterLoadAssignment cla) {
-      return cla;
-    }
-    try {
-      return resource.any() == null ? null : resource.any().unpack(ClusterLoadAssignment.class);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a sealed snapshot holds an unreadable assignment " + resource.name(), e);
-    }
+    return resource.hasContent() ? resource.content(ClusterLoadAssignment.class) : null;
   }
 
   boolean knows(String cluster) {

@@ -122,16 +122,6 @@ final class AssignmentVariants {
   }
 
   private static ClusterLoadAssignment assignment(XdsResource r) {
-    if (r.message() instanceof ClusterLoadAssignment cla) {
-      return cla;
-    }
-    if (r.any() == null) {
-      return null;
-    }
-    try {
-      return r.any().unpack(ClusterLoadAssignment.class);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalStateException("EDS resource '" + r.name() + "' does not hold a ClusterLoadAssignment", e);
-    }
+    return r.hasContent() ? r.content(ClusterLoadAssignment.class) : null;
   }
 }

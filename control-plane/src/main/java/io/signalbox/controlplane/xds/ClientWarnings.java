@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -68,14 +67,8 @@ public final class ClientWarnings {
   private static <M extends Message> List<M> messages(Snapshot snapshot, XdsType type, Class<M> kind) {
     List<M> out = new ArrayList<>();
     for (XdsResource r : snapshot.resources(type).byName().values()) {
-      if (kind.isInstance(r.message())) {
-        out.add(kind.cast(r.message()));
-      } else if (r.any() != null) {
-        try {
-          out.add(r.any().unpack(kind));
-        } catch (InvalidProtocolBufferException e) {
-          throw new IllegalStateException(type + " resource '" + r.name() + "' is not a " + kind.getSimpleName(), e);
-        }
+      if (r.hasContent()) {
+        out.add(r.content(kind));
       }
     }
     return out;

@@ -138,4 +138,19 @@ class EndpointFiguresDrainTest {
     assertThat(reporting.fleetLoad().work("greeter", FleetDrainLoads.locality(snapshot, B2)))
         .singleElement().satisfies(w -> assertThat(w.inFlight()).isEqualTo(2));
   }
+
+  /**
+   * A follower serves, and a new leader takes over, an epoch read back from the store: its
+   * assignments are stored bytes, no built message. The drain must still find the endpoint's
+   * locality there, or every drain on that replica would wait for its deadline.
+   */
+  @Test
+  void anEpochRestoredFromTheStorePlacesTheEndpointInItsLocality() {
+    Snapshot restored = Snapshot.fromEnvelope(snapshot.toEnvelope());
+
+    assertThat(restored.resources(XdsType.ENDPOINT).get("greeter").message()).isNull();
+    assertThat(FleetDrainLoads.locality(restored, B2))
+        .isEqualTo(new io.signalbox.controlplane.telemetry.Locality("", "a", ""))
+        .isEqualTo(FleetDrainLoads.locality(snapshot, B2));
+  }
 }
