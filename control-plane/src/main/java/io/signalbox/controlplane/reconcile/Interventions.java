@@ -130,6 +130,17 @@ public final class Interventions implements AutoCloseable {
     return lastSafeEpoch;
   }
 
+  /** What retention keeps whatever its age: the last safe epoch and the epochs quarantine restores from. */
+  java.util.Set<Long> epochsToKeep() {
+    java.util.Set<Long> keep = new java.util.HashSet<>();
+    keep.add(lastSafeEpoch);
+    Intent intent = intent();
+    if (intent != null) {
+      intent.quarantine().values().forEach(e -> keep.add(e.restoreEpoch()));
+    }
+    return keep;
+  }
+
   /** The rollout controller's verdict: the newest epoch the whole fleet holds with no NACK. */
   public void lastSafe(long epoch) {
     lastSafeEpoch = Math.max(lastSafeEpoch, epoch);

@@ -338,15 +338,9 @@ public final class Reconciler implements AutoCloseable {
     return ConfigHolds.TARGET;
   }
 
-  /** What retention keeps whatever its age: the last safe epoch and those quarantine restores from. */
+  /** What retention keeps whatever its age ({@link Interventions#epochsToKeep}). */
   private Set<Long> retained() {
-    Set<Long> keep = new java.util.HashSet<>();
-    keep.add(interventions.lastSafeEpoch());
-    Intent intent = interventions.intent();
-    if (intent != null) {
-      intent.quarantine().values().forEach(e -> keep.add(e.restoreEpoch()));
-    }
-    return keep;
+    return interventions.epochsToKeep();
   }
 
   /** {@code sources.precedence}: which source wins a conflicting endpoint. */
