@@ -36,6 +36,15 @@ public interface LoadReportStore {
   /** {@code cluster}'s drop rows of intervals starting at or after {@code since}, every replica's. */
   List<DropRow> drops(String cluster, Instant since);
 
+  /**
+   * Every cluster's load rows of intervals starting at or after {@code since}, every replica's, by
+   * cluster: one read for a caller that asks about every cluster at once (a scrape, the status).
+   */
+  List<LoadRow> loads(Instant since);
+
+  /** Every cluster's drop rows of intervals starting at or after {@code since}, by cluster, as {@link #loads(Instant)}. */
+  List<DropRow> drops(Instant since);
+
   /** Every client row whose last report is at or after {@code since}, every replica's. */
   List<ClientLoadRow> clients(Instant since);
 

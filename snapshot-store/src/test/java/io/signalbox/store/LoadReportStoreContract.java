@@ -98,6 +98,21 @@ public abstract class LoadReportStoreContract {
   }
 
   @Test
+  void readsEveryClustersRowsAtOnceByClusterThenInterval() {
+    LoadReportStore reports = store.loadReports();
+    LoadRow webEarly = new LoadRow(T0, "r1", "web", "", "a", "", "", 3, 3, 0, 0);
+    LoadRow webLate = new LoadRow(T1, "r2", "web", "", "a", "", "", 4, 4, 0, 1);
+    reports.write(List.of(load(T1, "r1", "a", 20), webLate, load(T0, "r1", "a", 10), webEarly),
+        List.of(new DropRow(T1, "r1", "web", "x", 1), new DropRow(T1, "r1", "greeter", "x", 2),
+            new DropRow(T0, "r1", "greeter", "x", 5)), List.of());
+
+    assertThat(reports.loads(T0)).containsExactly(load(T0, "r1", "a", 10), load(T1, "r1", "a", 20), webEarly, webLate);
+    assertThat(reports.loads(T1)).containsExactly(load(T1, "r1", "a", 20), webLate);
+    assertThat(reports.drops(T1)).containsExactly(new DropRow(T1, "r1", "greeter", "x", 2),
+        new DropRow(T1, "r1", "web", "x", 1));
+  }
+
+  @Test
   void deletesRowsOlderThanTheCutoff() {
     LoadReportStore reports = store.loadReports();
     reports.write(List.of(load(T0, "r1", "a", 10), load(T1, "r1", "a", 20)),

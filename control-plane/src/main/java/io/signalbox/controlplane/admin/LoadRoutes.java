@@ -37,7 +37,7 @@ final class LoadRoutes {
    * message each, naming the erring localities.
    */
   static List<String> correlatedErrors(FleetLoad fleet, Instant now) {
-    FleetLoad load = fleet.oneRead();
+    FleetLoad load = fleet.oneRead(now.minus(LoadView.WINDOW));
     return load.clusters().stream()
         .map(c -> LoadView.of(load, c, now).correlatedErrors())
         .filter(LoadView.Correlation::raised)

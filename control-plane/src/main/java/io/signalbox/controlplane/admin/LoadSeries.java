@@ -95,8 +95,14 @@ final class LoadSeries implements MeterBinder {
     List<MultiGauge.Row<?>> raised = new ArrayList<>();
     List<MultiGauge.Row<?>> skews = new ArrayList<>();
     Map<Tags, Double> flightByTags = new HashMap<>();
-    // One read of every client's row for all clusters, not one per cluster (issue 30's cost).
-    FleetLoad load = this.load.oneRead();
+    // One read of every client's row, and one of every cluster's load and drop rows from the
+    // earliest interval this scrape asks about, not a few reads per cluster (issue 30's cost). A
+    // cluster never counted before counts from the start of this process, and reads that alone.
+    Instant since = now.minus(LoadView.WINDOW);
+    for (Instant after : counted.values()) {
+      since = after.minus(this.load.interval()).isBefore(since) ? after.minus(this.load.interval()) : since;
+    }
+    FleetLoad load = this.load.oneRead(since);
     Set<String> names = new TreeSet<>(optedIn.get());
     names.addAll(load.clusters());
     for (String name : names) {

@@ -34,23 +34,29 @@ final class StoredFleetLoad implements FleetLoad {
   private final ClientIndex.Parsed parsed;
   /** False: every question reads the client rows again; true: the first read is kept ({@link #oneRead()}). */
   private final boolean once;
+  /** With {@link #once}: every cluster's rows from here on are read at once ({@link #oneRead(Instant)}); or null. */
+  private final Instant allSince;
+  /** Guarded by this: that read, by cluster, once made. */
+  private Map<String, List<LoadRow>> allLoads;
+  private Map<String, List<DropRow>> allDrops;
   /** Guarded by this: the kept read, once made. */
   private ClientIndex read;
   /** Guarded by this: the kept list of clusters with reports, once read. */
   private List<String> clusters;
 
   StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention) {
-    this(store, clock, interval, retention, new ClientIndex.Parsed(), false);
+    this(store, clock, interval, retention, new ClientIndex.Parsed(), false, null);
   }
 
   private StoredFleetLoad(LoadReportStore store, Clock clock, Duration interval, Duration retention,
-      ClientIndex.Parsed parsed, boolean once) {
+      ClientIndex.Parsed parsed, boolean once, Instant allSince) {
     this.store = store;
     this.clock = clock;
     this.interval = interval;
     this.retention = retention;
     this.parsed = parsed;
     this.once = once;
+    this.allSince = allSince;
   }
 
   /**
@@ -59,7 +65,45 @@ final class StoredFleetLoad implements FleetLoad {
    */
   @Override
   public FleetLoad oneRead() {
-    return once ? this : new StoredFleetLoad(store, clock, interval, retention, parsed, true);
+    return once ? this : new StoredFleetLoad(store, clock, interval, retention, parsed, true, null);
+  }
+
+  @Override
+  public FleetLoad oneRead(Instant since) {
+    return new StoredFleetLoad(store, clock, interval, retention, parsed, true, since);
+  }
+
+  /** Whether a question from {@code from} is answered from the read of every cluster's rows. */
+  private boolean fromAll(Instant from) {
+    return allSince != null && !from.isBefore(allSince);
+  }
+
+  private synchronized void readAll() {
+    if (allLoads == null) {
+      Instant from = allSince.isBefore(oldest()) ? oldest() : allSince;
+      Map<String, List<LoadRow>> loads = new java.util.HashMap<>();
+      store.loads(from).forEach(r -> loads.computeIfAbsent(r.cluster(), k -> new ArrayList<>()).add(r));
+      Map<String, List<DropRow>> drops = new java.util.HashMap<>();
+      store.drops(from).forEach(r -> drops.computeIfAbsent(r.cluster(), k -> new ArrayList<>()).add(r));
+      allLoads = loads;
+      allDrops = drops;
+    }
+  }
+
+  private List<LoadRow> loadRows(String cluster, Instant from) {
+    if (!fromAll(from)) {
+      return store.loads(cluster, from);
+    }
+    readAll();
+    return allLoads.getOrDefault(cluster, List.of());
+  }
+
+  private List<DropRow> dropRows(String cluster, Instant from) {
+    if (!fromAll(from)) {
+      return store.drops(cluster, from);
+    }
+    readAll();
+    return allDrops.getOrDefault(cluster, List.of());
   }
 
   /** Every client's freshest row; read from the store each time, or once for a {@link #oneRead()}. */
@@ -131,7 +175,10 @@ final class StoredFleetLoad implements FleetLoad {
     Instant from = since.isBefore(oldest()) ? oldest() : since;
     Map<LoadKey, long[]> sums = new TreeMap<>(Comparator.comparing(LoadKey::start)
         .thenComparing(LoadKey::locality).thenComparing(LoadKey::endpoint));
-    for (LoadRow r : store.loads(cluster, from)) {
+    for (LoadRow r : loadRows(cluster, from)) {
+      if (r.intervalStart().isBefore(from)) {
+        continue; // read for every cluster from an earlier start
+      }
       long[] s = sums.computeIfAbsent(new LoadKey(r.intervalStart(), new Locality(r.region(), r.zone(), r.subZone()),
           r.endpoint()), k -> new long[4]);
       s[0] += r.issued();
@@ -144,7 +191,10 @@ final class StoredFleetLoad implements FleetLoad {
         s[2], s[3])));
     record DropKey(Instant start, String category) {}
     Map<DropKey, Long> dropSums = new TreeMap<>(Comparator.comparing(DropKey::start).thenComparing(DropKey::category));
-    for (DropRow r : store.drops(cluster, from)) {
+    for (DropRow r : dropRows(cluster, from)) {
+      if (r.intervalStart().isBefore(from)) {
+        continue;
+      }
       dropSums.merge(new DropKey(r.intervalStart(), r.category()), r.dropped(), Long::sum);
     }
     List<DropLoad> drops = new ArrayList<>(dropSums.size());

@@ -71,6 +71,9 @@ class LoadReadsTest {
 
     assertThat(store.clientReads).hasValue(1);
     assertThat(store.clusterReads).hasValue(1);
+    // The load and drop rows of all 30 clusters: one read each, none per cluster.
+    assertThat(store.allRowReads).hasValue(2);
+    assertThat(store.rowReads).hasValue(0);
     PrometheusText.Exposition text = PrometheusText.parse(registry.scrape());
     for (int c = 0; c < 30; c++) {
       assertThat(text.value("signalbox_load_reporting_clients", Map.of("cluster", cluster(c)))).isEqualTo(40);
@@ -89,6 +92,8 @@ class LoadReadsTest {
 
     assertThat(store.clientReads).hasValue(1);
     assertThat(store.clusterReads).hasValue(1);
+    assertThat(store.allRowReads).hasValue(2);
+    assertThat(store.rowReads).hasValue(0);
   }
 
   @Test
@@ -102,5 +107,24 @@ class LoadReadsTest {
     assertThat(LoadView.of(load, "c01", clock.instant()).clients()).extracting(LoadView.Reporter::nodeId)
         .containsExactly("node-0", "node-1", "node-2", "node-late");
     assertThat(LoadView.of(load, "c00", clock.instant()).clients()).hasSize(3);
+  }
+
+  @Test
+  void aQuestionFromBeforeTheReadOfEveryClusterReadsItsClusterAloneWithTheSameFigures() {
+    fleet(2, 3);
+    store.write(List.of(new LoadRow(T0.minusSeconds(600), "r1", "c01", "", "a", "", "", 5, 5, 0, 0)), List.of(),
+        List.of());
+    Instant since = T0.minusSeconds(300);
+    FleetLoad once = load.oneRead(since);
+
+    var recent = once.load("c01", since);
+    var older = once.load("c01", T0.minusSeconds(900));
+
+    assertThat(store.allRowReads).hasValue(2);
+    assertThat(store.rowReads).hasValue(2);
+    assertThat(recent.localities()).singleElement().satisfies(l -> assertThat(l.intervalStart()).isEqualTo(T0));
+    assertThat(older.localities()).extracting(l -> l.intervalStart())
+        .containsExactly(T0.minusSeconds(600), T0);
+    assertThat(once.load("c01", T0)).isEqualTo(load.load("c01", T0));
   }
 }

@@ -13,6 +13,9 @@ public final class CountingLoadReports implements LoadReportStore {
   public final AtomicInteger clientReads = new AtomicInteger();
   /** Reads of the clusters with interval rows ({@link #clusters}). */
   public final AtomicInteger clusterReads = new AtomicInteger();
+  /** Reads of load or drop rows: of one cluster, and of every cluster at once. */
+  public final AtomicInteger rowReads = new AtomicInteger();
+  public final AtomicInteger allRowReads = new AtomicInteger();
   /** Client rows written whole, and touched (their last report alone moved forward). */
   public final AtomicInteger clientsWritten = new AtomicInteger();
   public final AtomicInteger clientsTouched = new AtomicInteger();
@@ -32,12 +35,26 @@ public final class CountingLoadReports implements LoadReportStore {
 
   @Override
   public List<LoadRow> loads(String cluster, Instant since) {
+    rowReads.incrementAndGet();
     return rows.loads(cluster, since);
   }
 
   @Override
   public List<DropRow> drops(String cluster, Instant since) {
+    rowReads.incrementAndGet();
     return rows.drops(cluster, since);
+  }
+
+  @Override
+  public List<LoadRow> loads(Instant since) {
+    allRowReads.incrementAndGet();
+    return rows.loads(since);
+  }
+
+  @Override
+  public List<DropRow> drops(Instant since) {
+    allRowReads.incrementAndGet();
+    return rows.drops(since);
   }
 
   @Override

@@ -40,6 +40,16 @@ class StoredFleetLoadTest {
     }
 
     @Override
+    public List<LoadRow> loads(Instant since) {
+      throw down();
+    }
+
+    @Override
+    public List<DropRow> drops(Instant since) {
+      throw down();
+    }
+
+    @Override
     public List<ClientLoadRow> clients(Instant since) {
       throw down();
     }
@@ -67,5 +77,7 @@ class StoredFleetLoadTest {
     assertThat(greeter.clients()).isEmpty();
     // No client's work is known: a drain on this cluster waits for its deadline, never "idle".
     assertThat(load.work("greeter", new Locality("", "a", ""))).isEmpty();
+    // Also when every cluster's rows are read at once (a scrape).
+    assertThat(load.oneRead(Instant.EPOCH).load("greeter", Instant.EPOCH).localities()).isEmpty();
   }
 }

@@ -53,28 +53,48 @@ public final class InMemoryLoadReports implements LoadReportStore {
 
   @Override
   public synchronized List<LoadRow> loads(String cluster, Instant since) {
-    List<LoadRow> out = new ArrayList<>();
-    for (LoadRow r : loads.values()) {
-      if (r.cluster().equals(cluster) && !r.intervalStart().isBefore(since)) {
-        out.add(r);
-      }
-    }
-    out.sort(Comparator.comparing(LoadRow::intervalStart).thenComparing(LoadRow::replica)
-        .thenComparing(LoadRow::region).thenComparing(LoadRow::zone).thenComparing(LoadRow::subZone)
-        .thenComparing(LoadRow::endpoint));
-    return out;
+    return loadsOf(cluster, since);
   }
 
   @Override
   public synchronized List<DropRow> drops(String cluster, Instant since) {
-    List<DropRow> out = new ArrayList<>();
-    for (DropRow r : drops.values()) {
-      if (r.cluster().equals(cluster) && !r.intervalStart().isBefore(since)) {
+    return dropsOf(cluster, since);
+  }
+
+  @Override
+  public synchronized List<LoadRow> loads(Instant since) {
+    return loadsOf(null, since);
+  }
+
+  @Override
+  public synchronized List<DropRow> drops(Instant since) {
+    return dropsOf(null, since);
+  }
+
+  /** @param cluster null: every cluster's */
+  private List<LoadRow> loadsOf(String cluster, Instant since) {
+    List<LoadRow> out = new ArrayList<>();
+    for (LoadRow r : loads.values()) {
+      if ((cluster == null || r.cluster().equals(cluster)) && !r.intervalStart().isBefore(since)) {
         out.add(r);
       }
     }
-    out.sort(Comparator.comparing(DropRow::intervalStart).thenComparing(DropRow::replica)
-        .thenComparing(DropRow::category));
+    out.sort(Comparator.comparing(LoadRow::cluster).thenComparing(LoadRow::intervalStart)
+        .thenComparing(LoadRow::replica).thenComparing(LoadRow::region).thenComparing(LoadRow::zone)
+        .thenComparing(LoadRow::subZone).thenComparing(LoadRow::endpoint));
+    return out;
+  }
+
+  /** @param cluster null: every cluster's */
+  private List<DropRow> dropsOf(String cluster, Instant since) {
+    List<DropRow> out = new ArrayList<>();
+    for (DropRow r : drops.values()) {
+      if ((cluster == null || r.cluster().equals(cluster)) && !r.intervalStart().isBefore(since)) {
+        out.add(r);
+      }
+    }
+    out.sort(Comparator.comparing(DropRow::cluster).thenComparing(DropRow::intervalStart)
+        .thenComparing(DropRow::replica).thenComparing(DropRow::category));
     return out;
   }
 

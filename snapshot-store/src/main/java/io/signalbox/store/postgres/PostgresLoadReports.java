@@ -10,6 +10,7 @@ import io.signalbox.store.LoadReportStore;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -112,20 +113,38 @@ final class PostgresLoadReports implements LoadReportStore {
 
   @Override
   public List<LoadRow> loads(String cluster, Instant since) {
+    return loads(LOAD_INTERVALS.CLUSTER.eq(cluster), since);
+  }
+
+  @Override
+  public List<DropRow> drops(String cluster, Instant since) {
+    return drops(LOAD_DROPS.CLUSTER.eq(cluster), since);
+  }
+
+  @Override
+  public List<LoadRow> loads(Instant since) {
+    return loads(DSL.noCondition(), since);
+  }
+
+  @Override
+  public List<DropRow> drops(Instant since) {
+    return drops(DSL.noCondition(), since);
+  }
+
+  private List<LoadRow> loads(Condition clusters, Instant since) {
     return call("read load reports", () -> db.selectFrom(LOAD_INTERVALS)
-        .where(LOAD_INTERVALS.CLUSTER.eq(cluster).and(LOAD_INTERVALS.INTERVAL_START.ge(utc(since))))
-        .orderBy(LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA, LOAD_INTERVALS.REGION, LOAD_INTERVALS.ZONE,
-            LOAD_INTERVALS.SUB_ZONE, LOAD_INTERVALS.ENDPOINT)
+        .where(clusters.and(LOAD_INTERVALS.INTERVAL_START.ge(utc(since))))
+        .orderBy(LOAD_INTERVALS.CLUSTER, LOAD_INTERVALS.INTERVAL_START, LOAD_INTERVALS.REPLICA, LOAD_INTERVALS.REGION,
+            LOAD_INTERVALS.ZONE, LOAD_INTERVALS.SUB_ZONE, LOAD_INTERVALS.ENDPOINT)
         .fetch(r -> new LoadRow(r.getIntervalStart().toInstant(), r.getReplica(), r.getCluster(), r.getRegion(),
             r.getZone(), r.getSubZone(), r.getEndpoint(), r.getIssued(), r.getSucceeded(), r.getErrored(),
             r.getInFlight())));
   }
 
-  @Override
-  public List<DropRow> drops(String cluster, Instant since) {
+  private List<DropRow> drops(Condition clusters, Instant since) {
     return call("read load reports", () -> db.selectFrom(LOAD_DROPS)
-        .where(LOAD_DROPS.CLUSTER.eq(cluster).and(LOAD_DROPS.INTERVAL_START.ge(utc(since))))
-        .orderBy(LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA, LOAD_DROPS.CATEGORY)
+        .where(clusters.and(LOAD_DROPS.INTERVAL_START.ge(utc(since))))
+        .orderBy(LOAD_DROPS.CLUSTER, LOAD_DROPS.INTERVAL_START, LOAD_DROPS.REPLICA, LOAD_DROPS.CATEGORY)
         .fetch(r -> new DropRow(r.getIntervalStart().toInstant(), r.getReplica(), r.getCluster(), r.getCategory(),
             r.getDropped())));
   }
