@@ -18,10 +18,11 @@ public interface DrainLoads {
   boolean reporting(String cluster);
 
   /**
-   * What the reports of the client {@code nodeId} say about {@code endpoint}: idle, in flight, or
-   * nothing (no reports from it, or none recent enough).
+   * What each client's reports say about {@code endpoint}, by node id: idle or in flight. A client
+   * not in the map says nothing (no reports from it, or none recent enough). Asked once per drain
+   * view, whatever the number of clients holding the endpoint.
    */
-  DrainProgress.ClientLoad load(String nodeId, EndpointRef endpoint);
+  java.util.Map<String, DrainProgress.ClientLoad> loads(EndpointRef endpoint);
 
   /** What {@code fleet}'s reports say, located through the published assignments of {@code view}. */
   static DrainLoads of(io.signalbox.controlplane.telemetry.FleetLoad fleet,
@@ -42,8 +43,8 @@ public interface DrainLoads {
     }
 
     @Override
-    public DrainProgress.ClientLoad load(String nodeId, EndpointRef endpoint) {
-      return DrainProgress.SILENT;
+    public java.util.Map<String, DrainProgress.ClientLoad> loads(EndpointRef endpoint) {
+      return java.util.Map.of();
     }
   };
 }

@@ -42,13 +42,14 @@ final class DrainViews {
   static DrainView of(OperatorOverride.Drain d, Long drainingEpoch, List<ClientStatus> holders, DrainLoads loads,
       Instant now) {
     boolean reporting = loads.reporting(d.endpoint().cluster());
+    var reported = reporting ? loads.loads(d.endpoint()) : java.util.Map.<String, DrainProgress.ClientLoad>of();
     List<DrainProgress.Holder> judged = new ArrayList<>(holders.size());
     for (ClientStatus c : holders) {
       var t = c.types().get(XdsType.ENDPOINT.typeUrl());
       boolean acked = drainingEpoch != null && t != null
           && DrainProgress.holdsDrainingEpoch(t.syncedEpoch(), drainingEpoch);
       judged.add(new DrainProgress.Holder(c.nodeId(), acked, t == null ? null : t.ackedAt(),
-          reporting ? loads.load(c.nodeId(), d.endpoint()) : DrainProgress.SILENT));
+          reported.getOrDefault(c.nodeId(), DrainProgress.SILENT)));
     }
     DrainProgress.Verdict v = DrainProgress.judge(
         new DrainProgress.Drain(drainingEpoch, judged, d.deadlineAt(), reporting, loads.interval(), now));

@@ -13,6 +13,8 @@ import io.signalbox.controlplane.telemetry.Locality;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.validation.DrainProgress;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -44,18 +46,18 @@ final class FleetDrainLoads implements DrainLoads {
   }
 
   @Override
-  public DrainProgress.ClientLoad load(String nodeId, EndpointRef endpoint) {
+  public Map<String, DrainProgress.ClientLoad> loads(EndpointRef endpoint) {
+    // Once per drain view: the locality (a parse of a restored epoch's assignment) and the client rows.
     Locality where = locality(view.get().snapshot(), endpoint);
     if (where == null) {
-      return DrainProgress.SILENT;
+      return Map.of();
     }
+    Map<String, DrainProgress.ClientLoad> out = new HashMap<>();
     for (ClientWork w : fleet.work(endpoint.cluster(), where, endpoint.address() + ":" + endpoint.port())) {
-      if (w.client().nodeId().equals(nodeId)) {
-        return w.idle() ? new DrainProgress.Idle(w.idleSince(), w.client().lastReport())
-            : new DrainProgress.InFlight(w.inFlight(), w.client().lastReport());
-      }
+      out.putIfAbsent(w.client().nodeId(), w.idle() ? new DrainProgress.Idle(w.idleSince(), w.client().lastReport())
+          : new DrainProgress.InFlight(w.inFlight(), w.client().lastReport()));
     }
-    return DrainProgress.SILENT;
+    return out;
   }
 
   /** The locality the published assignment puts {@code endpoint} in, as clients name it back; null if absent. */

@@ -13,7 +13,7 @@ final class FakeDrainLoads implements DrainLoads {
 
   private final Duration interval;
   private final Set<String> reporting = new HashSet<>();
-  private final Map<String, DrainProgress.ClientLoad> loads = new HashMap<>();
+  private final Map<EndpointRef, Map<String, DrainProgress.ClientLoad>> loads = new HashMap<>();
 
   FakeDrainLoads(Duration interval, String... reportingClusters) {
     this.interval = interval;
@@ -21,7 +21,7 @@ final class FakeDrainLoads implements DrainLoads {
   }
 
   FakeDrainLoads says(String nodeId, EndpointRef endpoint, DrainProgress.ClientLoad load) {
-    loads.put(nodeId + " " + endpoint, load);
+    loads.computeIfAbsent(endpoint, e -> new HashMap<>()).put(nodeId, load);
     return this;
   }
 
@@ -36,7 +36,7 @@ final class FakeDrainLoads implements DrainLoads {
   }
 
   @Override
-  public DrainProgress.ClientLoad load(String nodeId, EndpointRef endpoint) {
-    return loads.getOrDefault(nodeId + " " + endpoint, DrainProgress.SILENT);
+  public Map<String, DrainProgress.ClientLoad> loads(EndpointRef endpoint) {
+    return loads.getOrDefault(endpoint, Map.of());
   }
 }
