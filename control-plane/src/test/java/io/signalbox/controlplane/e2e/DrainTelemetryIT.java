@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -106,6 +107,18 @@ class DrainTelemetryIT {
   private static void drain(String name) {
     sb.admin.sendJson("POST", "/api/v1/clusters/greeter/endpoints/" + endpoint(name) + "/drain",
         "{\"reason\": \"drain telemetry IT\"}", 202);
+  }
+
+  /** When {@code nodeId}'s last load report arrived, as the load API shows it. */
+  private static Instant lastReport(String nodeId) throws IOException {
+    Admin.Reply reply = sb.admin.get("/api/v1/clusters/greeter/load");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    for (JsonNode c : JSON.readTree(reply.body()).get("clients")) {
+      if (c.get("nodeId").asText().equals(nodeId)) {
+        return Instant.parse(c.get("lastReport").asText());
+      }
+    }
+    throw new AssertionError("no load reports from " + nodeId + " in " + reply.body());
   }
 
   /** This endpoint's entry of {@code GET /api/v1/drains}. */
@@ -205,9 +218,13 @@ class DrainTelemetryIT {
     // The client's report shows the stream on b2's own locality, and that holds the drain.
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertHeldByTheStream(drainOf("b2")));
     assertThat(stream.end()).as("the stream still runs when the reports show it").isNotDone();
-    // ... and keeps holding it while the stream runs, report after report.
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
-        .untilAsserted(() -> assertHeldByTheStream(drainOf("b2")));
+    // ... and keeps holding it while the stream runs, report after report: every look holds it
+    // until the client's rows show two reports newer than the one that first did (1 s apart).
+    Instant shown = lastReport("grpc-drain");
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      assertHeldByTheStream(drainOf("b2"));
+      return lastReport("grpc-drain").isAfter(shown.plusMillis(1500));
+    });
     assertThat(stream.end()).as("the stream outlived the check, so the check saw it in flight").isNotDone();
 
     stream.end().get(30, TimeUnit.SECONDS);
