@@ -100,7 +100,8 @@ final class LoadSeries implements MeterBinder {
     // cluster never counted before counts from the start of this process, and reads that alone.
     Instant since = now.minus(LoadView.WINDOW);
     for (Instant after : counted.values()) {
-      since = after.minus(this.load.interval()).isBefore(since) ? after.minus(this.load.interval()) : since;
+      Instant from = after.minus(this.load.interval());
+      since = from.isBefore(since) ? from : since;
     }
     FleetLoad load = this.load.oneRead(since);
     Set<String> names = new TreeSet<>(optedIn.get());
