@@ -5,9 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
 
-/** {@code java -jar signalbox-bench.jar load|replicas|maglev-churn|jmh|plain-server|cds-archive ...} */
+/** {@code java -jar signalbox-bench.jar load|replicas|maglev-churn|jmh|plain-server|floor-server|cds-archive ...} */
 @Command(name = "signalbox-bench", mixinStandardHelpOptions = true,
-    subcommands = {LoadTool.class, ReplicasTool.class, MaglevChurn.class, BenchMain.Jmh.class, PlainJavaControlPlane.class, CdsArchive.class},
+    subcommands = {LoadTool.class, ReplicasTool.class, MaglevChurn.class, BenchMain.Jmh.class, PlainJavaControlPlane.class, FloorAdsServer.class, CdsArchive.class},
     description = "Fleet-scale load tool and JMH benchmarks for Signalbox.")
 public final class BenchMain implements Runnable {
 

@@ -314,6 +314,9 @@ public final class LoadRun {
       }
       args.addAll(List.of("-jar", scenario.signalboxJar().toAbsolutePath().toString(), "serve", "--config",
           "signalbox.yaml"));
+    } else if (target == Scenario.Target.FLOOR) {
+      args.addAll(List.of("-cp", scenario.benchClasspath(), FloorAdsServer.class.getName(), "--config",
+          "signalbox.yaml"));
     } else {
       args.addAll(List.of("-cp", scenario.benchClasspath(), PlainJavaControlPlane.class.getName(), "--config",
           "signalbox.yaml", "--versions", target == Scenario.Target.CAREFUL ? "per-type-hash" : "snapshot"));

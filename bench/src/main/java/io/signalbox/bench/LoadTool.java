@@ -59,7 +59,7 @@ public final class LoadTool implements Callable<Integer> {
       description = "sotw or delta") Fleet.Mode mode;
   @Option(names = "--target", defaultValue = "signalbox", split = ",",
       description = "Comma-separated, run in this order, ratios of the first to each other: signalbox, signalbox-cds, "
-          + "careful, plain; both = signalbox,plain; all = signalbox,careful,plain") List<String> targets;
+          + "careful, plain, floor (bare grpc-java: the per-stream floor); both = signalbox,plain; all = signalbox,careful,plain") List<String> targets;
   @Option(names = "--rounds", defaultValue = "1",
       description = "Run the targets' sequence this many times, then print each ratio round by round and its median")
   int rounds;
@@ -75,7 +75,7 @@ public final class LoadTool implements Callable<Integer> {
       description = "JVM options of the server process (every target)") String serverJvmOpts;
   @Mixin SignalboxJvmOptions signalboxJvm = new SignalboxJvmOptions();
   @Option(names = "--baseline-jvm-opts", defaultValue = BASELINE_JVM_OPTIONS,
-      description = "Added for java-control-plane's targets (careful, plain); default: the JVM's G1 and "
+      description = "Added for the targets that are not Signalbox (careful, plain, floor); default: the JVM's G1 and "
           + "${DEFAULT-VALUE}, what measured best for them")
   String baselineJvmOpts;
 
@@ -200,7 +200,7 @@ public final class LoadTool implements Callable<Integer> {
         default -> out.add(Arrays.stream(Scenario.Target.values()).filter(t -> t.label().equals(name.trim()))
             .findFirst()
             .orElseThrow(() -> new IllegalArgumentException("unknown target '" + name
-                + "' (expected signalbox, signalbox-cds, careful, plain, both or all)")));
+                + "' (expected signalbox, signalbox-cds, careful, plain, floor, both or all)")));
       }
     }
     if (out.isEmpty()) {

@@ -87,7 +87,9 @@ public record Scenario(
     /** java-control-plane's {@code SimpleCache} with a content hash per type as that type's version. */
     CAREFUL,
     /** java-control-plane's {@code SimpleCache} with one version for the whole snapshot. */
-    PLAIN;
+    PLAIN,
+    /** Bare grpc-java ({@link FloorAdsServer}): what any Java xDS server pays per stream, not a baseline. */
+    FLOOR;
 
     boolean signalbox() {
       return this == SIGNALBOX || this == SIGNALBOX_CDS;

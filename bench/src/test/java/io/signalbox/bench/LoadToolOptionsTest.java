@@ -33,7 +33,7 @@ class LoadToolOptionsTest {
   @Test
   void refusesAnUnknownTarget() {
     assertThat(load("--target", "signalbox,envoy")).isEqualTo(new Outcome(2,
-        "unknown target 'envoy' (expected signalbox, signalbox-cds, careful, plain, both or all)"));
+        "unknown target 'envoy' (expected signalbox, signalbox-cds, careful, plain, floor, both or all)"));
   }
 
   @Test

@@ -34,6 +34,31 @@ class LoadToolSmokeIT {
     assertConvergedOnOneAssignmentPerChange(LoadRun.run(scenario(Fleet.Mode.DELTA)));
   }
 
+  @Test
+  void theFloorKeepsEverySotwClientCurrentWithOneResponsePerChange() throws Exception {
+    assertFloorConverged(LoadRun.run(scenario(Scenario.Target.FLOOR, Fleet.Mode.SOTW)));
+  }
+
+  @Test
+  void theFloorSendsEveryDeltaClientOnlyTheChangedAssignment() throws Exception {
+    assertFloorConverged(LoadRun.run(scenario(Scenario.Target.FLOOR, Fleet.Mode.DELTA)));
+  }
+
+  /** The floor is measured beside Signalbox only if it does the same job: every client, every change, once. */
+  private static void assertFloorConverged(RunResult result) {
+    assertThat(result.notReady()).isZero();
+    assertThat(result.errors()).isZero();
+    for (RunResult.Phase phase : result.phases()) {
+      for (RunResult.ChangeResult change : phase.changes()) {
+        assertThat(change.unconverged()).as("change %d", change.index()).isZero();
+        assertThat(change.latencyMillis()).as("change %d", change.index()).hasSize(CLIENTS);
+        assertThat(change.responsesPerClient()).as("change %d", change.index()).containsOnly(1L);
+        // EDS carries only what changed, in SotW as in delta: the floor sends what Signalbox sends.
+        assertThat(change.resourcesPerClient()).as("change %d", change.index()).containsOnly(1L);
+      }
+    }
+  }
+
   private static void assertConvergedOnOneAssignmentPerChange(RunResult result) {
     assertThat(result.notReady()).isZero();
     assertThat(result.errors()).isZero();
@@ -59,8 +84,12 @@ class LoadToolSmokeIT {
   }
 
   private Scenario scenario(Fleet.Mode mode) {
+    return scenario(Scenario.Target.SIGNALBOX, mode);
+  }
+
+  private Scenario scenario(Scenario.Target target, Fleet.Mode mode) {
     Path jar = Path.of(System.getProperty("signalbox.jar", "../control-plane/target/signalbox.jar"));
-    return new Scenario(Scenario.Target.SIGNALBOX, mode, CLIENTS, new Workload(10, 10), PLAN, "memory", "100ms", "100ms",
+    return new Scenario(target, mode, CLIENTS, new Workload(10, 10), PLAN, "memory", "100ms", "100ms",
         List.of("-Xmx512m"), JvmSettings.RECOMMENDED, List.of(), jar, jar.resolveSibling("signalbox.jsa"),
         LoadTool.absoluteClasspath(), workDir, Duration.ofSeconds(30));
   }
