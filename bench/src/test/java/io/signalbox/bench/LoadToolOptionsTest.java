@@ -107,6 +107,8 @@ class LoadToolOptionsTest {
         .containsExactly("-Xmx1g", "-XX:+UseSerialGC");
     assertThat(signalbox.withTarget(Scenario.Target.PLAIN).jvmOptions())
         .containsExactly("-Xmx1g", "-XX:+UseSerialGC");
+    assertThat(signalbox.withTarget(Scenario.Target.FLOOR).jvmOptions())
+        .containsExactly("-Xmx1g", "-XX:+UseSerialGC");
   }
 
   @Test
