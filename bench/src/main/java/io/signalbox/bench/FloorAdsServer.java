@@ -7,20 +7,10 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
-import io.grpc.Server;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.translate.Translation;
-import io.signalbox.controlplane.translate.XdsTranslator;
-import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.file.IncrementalEndpointFile;
-import io.signalbox.source.file.WatchedFile;
-import io.signalbox.yaml.Parsed;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,14 +37,12 @@ import picocli.CommandLine.Option;
  * ({@code directExecutor}); each resource is packed once per change and one response message per
  * change and type is shared by every stream that subscribes to all of it (gRPC still serializes it
  * per stream); the nonce is the change's counter, which is unique within any one stream; an ACK
- * costs a parse and a comparison. It serves the same resources as Signalbox and the baselines
- * (the same config, {@link IncrementalEndpointFile}, {@link XdsTranslator} and {@link WatchedFile}).
+ * costs a parse and a comparison. It serves the same resources as Signalbox and the baselines,
+ * read the same way ({@link FileFedServer}).
  */
 @Command(name = "floor-server", mixinStandardHelpOptions = true,
     description = "Serve the load tool's config with bare grpc-java: the per-stream floor.")
 public final class FloorAdsServer implements Callable<Integer> {
-
-  private static final Logger log = LoggerFactory.getLogger(FloorAdsServer.class);
 
   @Option(names = "--config", required = true, description = "A Signalbox config file (xds port, sources.files).")
   Path configFile;
@@ -65,11 +50,8 @@ public final class FloorAdsServer implements Callable<Integer> {
   @Option(names = "--max-lifetime", defaultValue = "PT3H", description = "Exit after this long (ISO-8601).")
   Duration maxLifetime;
 
-  private final XdsTranslator translator = new XdsTranslator();
   private final Set<SotwStream> sotwStreams = ConcurrentHashMap.newKeySet();
   private final Set<DeltaStream> deltaStreams = ConcurrentHashMap.newKeySet();
-  private Translation previous = Translation.empty();
-  private IncrementalEndpointFile reader;
   private volatile Resources current;
 
   /** One change's resources: every type's, by name, packed once, with the change that made each. */
@@ -85,45 +67,12 @@ public final class FloorAdsServer implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
-    if (!(parsed instanceof Parsed.Ok<SignalboxConfig> ok)) {
-      parsed.violations().forEach(System.err::println);
-      return 1;
-    }
-    SignalboxConfig config = ok.value();
-    Path endpoints = config.sources().files().get(0);
-    reader = new IncrementalEndpointFile(endpoints.toString());
-    try (WatchedFile watch = WatchedFile.start(endpoints, config.sources().fileTiming(),
-        event -> onFile(config, event))) {
-      if (current == null) {
-        System.err.println("no valid endpoint file at " + endpoints);
-        return 1;
-      }
-      // Bound only after the first resources exist: the load tool takes "accepts connections" as ready.
-      Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.xds().address(), config.xds().port()))
-          .addService(new Ads())
-          .directExecutor()
-          .maxInboundMessageSize(16 * 1024 * 1024)
-          .build()
-          .start();
-      log.info("floor ADS server serving on {}:{}", config.xds().address(), server.getPort());
-      server.awaitTermination(maxLifetime.toMillis(), TimeUnit.MILLISECONDS);
-      server.shutdownNow();
-    }
-    return 0;
+    return FileFedServer.serve("floor ADS server", configFile, maxLifetime, this::onTranslation, () -> current != null,
+        new Ads(), true);
   }
 
-  /** Runs on the watcher's thread, one event at a time. */
-  private void onFile(SignalboxConfig config, WatchedFile.Event event) {
-    if (!(event instanceof WatchedFile.Event.Content content)) {
-      return;
-    }
-    Parsed<Map<String, List<EndpointSpec>>> parsed = reader.read(content.text());
-    if (!(parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok)) {
-      log.warn("endpoint file rejected: {}", parsed.violations());
-      return;
-    }
-    previous = translator.translate(config.desiredState(ok.value()), previous);
+  /** Runs on the watcher's thread, one translation at a time. */
+  private void onTranslation(Translation translation) {
     Resources before = current;
     long counter = before == null ? 1 : before.counter() + 1;
     Map<XdsType, Map<String, Resource>> byType = new EnumMap<>(XdsType.class);
@@ -134,7 +83,7 @@ public final class FloorAdsServer implements Callable<Integer> {
       Map<String, Resource> old = before == null ? Map.of() : before.of(type);
       Map<String, Resource> now = new LinkedHashMap<>();
       Set<String> changedNames = new HashSet<>();
-      for (TranslatedResource r : previous.ofType(type)) {
+      for (TranslatedResource r : translation.ofType(type)) {
         Resource was = old.get(r.name());
         if (was != null && was.getResource().getValue().equals(r.message().toByteString())) {
           now.put(r.name(), was);

@@ -9,20 +9,10 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
-import io.grpc.Server;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.translate.Translation;
-import io.signalbox.controlplane.translate.XdsTranslator;
-import io.signalbox.model.EndpointSpec;
-import io.signalbox.source.file.IncrementalEndpointFile;
-import io.signalbox.source.file.WatchedFile;
-import io.signalbox.yaml.Parsed;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -30,7 +20,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -41,10 +30,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The baselines: java-control-plane with its defaults ({@link SimpleCache} and {@link
- * V3DiscoveryServer}), serving the same resources as Signalbox would (the same config, endpoint
- * file, {@link IncrementalEndpointFile} and {@link XdsTranslator}) and watching the endpoint file
- * the same way ({@link WatchedFile} with the config's timing). It has no debounce, no validation and
- * no store: everything it does per change is the library's.
+ * V3DiscoveryServer}), serving the same resources as Signalbox would, read and watched the same way
+ * ({@link FileFedServer}). It has no debounce, no validation and no store: everything it does per
+ * change is the library's.
  *
  * <p>Two ways of versioning ({@link Versions}): the plain one gives the whole snapshot one version,
  * so every change re-sends every type to every client; the careful one gives each type a content
@@ -82,11 +70,8 @@ public final class PlainJavaControlPlane implements Callable<Integer> {
     }
   }
 
-  private final XdsTranslator translator = new XdsTranslator();
   private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
-  private Translation previous = Translation.empty();
   private long version;
-  private IncrementalEndpointFile reader;
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new PlainJavaControlPlane()).execute(args));
@@ -94,46 +79,15 @@ public final class PlainJavaControlPlane implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Parsed<SignalboxConfig> parsed = ConfigLoader.parse(configFile);
-    if (!(parsed instanceof Parsed.Ok<SignalboxConfig> ok)) {
-      parsed.violations().forEach(v -> System.err.println(v));
-      return 1;
-    }
-    SignalboxConfig config = ok.value();
-    Path endpoints = config.sources().files().get(0);
-    reader = new IncrementalEndpointFile(endpoints.toString());
-    try (WatchedFile watch = WatchedFile.start(endpoints, config.sources().fileTiming(),
-        event -> onFile(config, endpoints, event))) {
-      if (cache.getSnapshot(GROUP) == null) {
-        System.err.println("no valid endpoint file at " + endpoints);
-        return 1;
-      }
-      // Bound only after the first snapshot is set: the load tool takes "accepts connections" as ready.
-      Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.xds().address(), config.xds().port()))
-          .addService(new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl())
-          .maxInboundMessageSize(16 * 1024 * 1024)
-          .build()
-          .start();
-      log.info("plain java-control-plane serving on {}:{}", config.xds().address(), server.getPort());
-      server.awaitTermination(maxLifetime.toMillis(), TimeUnit.MILLISECONDS);
-      server.shutdownNow();
-    }
-    return 0;
+    return FileFedServer.serve("plain java-control-plane", configFile, maxLifetime, this::onTranslation,
+        () -> cache.getSnapshot(GROUP) != null, new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(),
+        false);
   }
 
-  /** Runs on the watcher's thread, one event at a time. */
-  private void onFile(SignalboxConfig config, Path file, WatchedFile.Event event) {
-    if (!(event instanceof WatchedFile.Event.Content content)) {
-      return;
-    }
+  /** Runs on the watcher's thread, one translation at a time. */
+  private void onTranslation(Translation translation) {
     long started = System.nanoTime();
-    Parsed<Map<String, List<EndpointSpec>>> parsed = reader.read(content.text());
-    if (!(parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok)) {
-      log.warn("endpoint file rejected: {}", parsed.violations());
-      return;
-    }
-    previous = translator.translate(config.desiredState(ok.value()), previous);
-    cache.setSnapshot(GROUP, snapshot(previous, versions, ++version));
+    cache.setSnapshot(GROUP, snapshot(translation, versions, ++version));
     log.info("snapshot {} set in {} ms", version, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
   }
 
