@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  * <p>Its shortcuts are the cheapest correct ones: requests are handled on the event loop
  * ({@code directExecutor}); each resource is packed once per change and one response message per
  * change and type is shared by every stream that subscribes to all of it (gRPC still serializes it
- * per stream); the nonce is the change's counter, which is unique within any one stream; an ACK
+ * per stream) and copied per stream only to stamp that stream's own nonce, a counter; an ACK
  * costs a parse and a comparison. It serves the same resources as Signalbox and the baselines,
  * read the same way ({@link FileFedServer}).
  */
@@ -108,19 +108,19 @@ public final class FloorAdsServer implements Callable<Integer> {
     if (before == null) {
       return;
     }
-    String nonce = Long.toString(counter);
     for (Map.Entry<XdsType, Set<String>> e : changed.entrySet()) {
       XdsType type = e.getKey();
-      DeltaDiscoveryResponse all = deltaResponse(type, resources, e.getValue(), removed.get(type), null, nonce);
+      // Built once without a nonce; each stream stamps its own on a copy that shares the resources.
+      DeltaDiscoveryResponse all = deltaResponse(type, resources, e.getValue(), removed.get(type), null, "");
       for (DeltaStream stream : deltaStreams) {
-        stream.changed(type, resources, e.getValue(), removed.get(type), all, nonce);
+        stream.changed(type, resources, e.getValue(), removed.get(type), all);
       }
       // LDS and CDS responses carry the whole type; RDS and EDS only what changed (the xDS protocol
       // lets a client keep those it is not sent), as Signalbox sends them.
       Set<String> sent = type.fullStateInSotw() ? null : e.getValue();
-      DiscoveryResponse response = sotwResponse(type, resources, sent, nonce);
+      DiscoveryResponse response = sotwResponse(type, resources, sent, "");
       for (SotwStream stream : sotwStreams) {
-        stream.changed(type, resources, sent, response, nonce);
+        stream.changed(type, resources, sent, response);
       }
     }
   }
@@ -182,6 +182,7 @@ public final class FloorAdsServer implements Callable<Integer> {
   private final class SotwStream implements StreamObserver<DiscoveryRequest> {
     private final StreamObserver<DiscoveryResponse> out;
     private final Map<XdsType, Set<String>> names = new EnumMap<>(XdsType.class);
+    /** The last nonce this stream was sent: each response's is the next, unique within the stream. */
     private long nonce;
 
     SotwStream(StreamObserver<DiscoveryResponse> out) {
@@ -194,29 +195,26 @@ public final class FloorAdsServer implements Callable<Integer> {
       Set<String> asked = new HashSet<>(request.getResourceNamesList());
       Set<String> had = names.put(type, asked);
       if (had == null || !had.equals(asked) || request.getResponseNonce().isEmpty()) {
-        Resources resources = current;
-        nonce = Math.max(nonce, resources.counter()) + 1;
-        out.onNext(sotwResponse(type, resources, wildcard(type, asked) ? null : asked, Long.toString(nonce)));
+        out.onNext(sotwResponse(type, current, wildcard(type, asked) ? null : asked, Long.toString(++nonce)));
       }
     }
 
-    /** {@code changed}: the names {@code response} carries, null for all of the type. */
-    synchronized void changed(XdsType type, Resources resources, Set<String> changed, DiscoveryResponse response,
-        String changeNonce) {
+    /**
+     * {@code changed}: the names {@code response} carries, null for all of the type (LDS, CDS:
+     * always a wildcard, so the stream takes the whole response).
+     */
+    synchronized void changed(XdsType type, Resources resources, Set<String> changed, DiscoveryResponse response) {
       Set<String> asked = names.get(type);
       if (asked == null) {
         return;
       }
-      nonce = Math.max(nonce + 1, resources.counter());
-      String n = Long.toString(nonce);
-      if (wildcard(type, asked) || asked.containsAll(changed == null ? resources.of(type).keySet() : changed)) {
-        out.onNext(n.equals(changeNonce) ? response : response.toBuilder().setNonce(n).build());
+      String n = Long.toString(++nonce);
+      if (wildcard(type, asked) || asked.containsAll(changed)) {
+        out.onNext(response.toBuilder().setNonce(n).build());
       } else {
         Set<String> wanted = new HashSet<>(asked);
-        if (changed != null) {
-          wanted.retainAll(changed);
-        }
-        if (!wanted.isEmpty() || changed == null) {
+        wanted.retainAll(changed);
+        if (!wanted.isEmpty()) {
           out.onNext(sotwResponse(type, resources, wanted, n));
         }
       }
@@ -238,6 +236,7 @@ public final class FloorAdsServer implements Callable<Integer> {
   private final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
     private final StreamObserver<DeltaDiscoveryResponse> out;
     private final Map<XdsType, Set<String>> names = new EnumMap<>(XdsType.class);
+    /** The last nonce this stream was sent: each response's is the next, unique within the stream. */
     private long nonce;
 
     DeltaStream(StreamObserver<DeltaDiscoveryResponse> out) {
@@ -265,20 +264,18 @@ public final class FloorAdsServer implements Callable<Integer> {
       }
       Resources resources = current;
       Collection<String> send = subscribed.isEmpty() ? resources.of(type).keySet() : added;
-      nonce = Math.max(nonce, resources.counter()) + 1;
-      out.onNext(deltaResponse(type, resources, send, List.of(), null, Long.toString(nonce)));
+      out.onNext(deltaResponse(type, resources, send, List.of(), null, Long.toString(++nonce)));
     }
 
     synchronized void changed(XdsType type, Resources resources, Set<String> names, Set<String> gone,
-        DeltaDiscoveryResponse all, String changeNonce) {
+        DeltaDiscoveryResponse all) {
       Set<String> subscribed = this.names.get(type);
       if (subscribed == null) {
         return;
       }
-      nonce = Math.max(nonce + 1, resources.counter());
-      String n = Long.toString(nonce);
+      String n = Long.toString(++nonce);
       if (subscribed.isEmpty() || (subscribed.containsAll(names) && subscribed.containsAll(gone))) {
-        out.onNext(n.equals(changeNonce) ? all : all.toBuilder().setNonce(n).build());
+        out.onNext(all.toBuilder().setNonce(n).build());
       } else {
         DeltaDiscoveryResponse some = deltaResponse(type, resources, names, gone, subscribed, n);
         if (some.getResourcesCount() > 0 || some.getRemovedResourcesCount() > 0) {
