@@ -1,6 +1,5 @@
 package io.signalbox.controlplane.snapshot;
 
-import io.envoyproxy.controlplane.cache.Resources;
 import java.util.List;
 
 /**
@@ -9,10 +8,10 @@ import java.util.List;
  * xDS protocol, "Eventual consistency considerations").
  */
 public enum XdsType {
-  CLUSTER(Resources.V3.CLUSTER_TYPE_URL, true),
-  ENDPOINT(Resources.V3.ENDPOINT_TYPE_URL, false),
-  LISTENER(Resources.V3.LISTENER_TYPE_URL, true),
-  ROUTE(Resources.V3.ROUTE_TYPE_URL, false);
+  CLUSTER("type.googleapis.com/envoy.config.cluster.v3.Cluster", true),
+  ENDPOINT("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment", false),
+  LISTENER("type.googleapis.com/envoy.config.listener.v3.Listener", true),
+  ROUTE("type.googleapis.com/envoy.config.route.v3.RouteConfiguration", false);
 
   /** In push order. */
   public static final List<XdsType> ORDERED = List.of(values());

@@ -1,11 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.Message;
-import io.envoyproxy.controlplane.cache.Resources;
-import io.envoyproxy.controlplane.server.DefaultStartupConfigs;
-import io.envoyproxy.controlplane.server.V3DiscoveryServer;
-import io.envoyproxy.controlplane.server.serializer.ProtoResourcesSerializer;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -23,18 +17,15 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * ADS (state of the world and delta) on gRPC, using java-control-plane's {@link V3DiscoveryServer}
- * for the protocol mechanics (streams, nonces) and Signalbox's own {@link SnapshotWatcher} and
- * {@link StreamTracker} for what to send and what the client did with it.
+ * ADS (state of the world and delta) on gRPC: Signalbox's own stream engine ({@link AdsService})
+ * behind the edge's checks ({@link StreamGate}), with {@link SnapshotWatcher} and
+ * {@link StreamTracker} deciding what to send and following what each client did with it.
  */
 public final class AdsServer implements XdsServer {
 
@@ -59,7 +50,6 @@ public final class AdsServer implements XdsServer {
   private final Server server;
   private final SnapshotWatcher watcher;
   private final StreamTracker tracker;
-  private final ExecutorService sendPool;
   private final Edge edge;
 
   /** What the server's edge holds open: the watched certificate files, TLS, the refusal audit. */
@@ -75,12 +65,10 @@ public final class AdsServer implements XdsServer {
     }
   }
 
-  private AdsServer(Server server, SnapshotWatcher watcher, StreamTracker tracker, ExecutorService sendPool,
-      Edge edge) {
+  private AdsServer(Server server, SnapshotWatcher watcher, StreamTracker tracker, Edge edge) {
     this.server = server;
     this.watcher = watcher;
     this.tracker = tracker;
-    this.sendPool = sendPool;
     this.edge = edge;
   }
 
@@ -131,25 +119,12 @@ public final class AdsServer implements XdsServer {
       // The files may have changed between the read and the watch; the watch's first set wins.
       tls.update(files.current());
     }
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService sendPool = Executors.newFixedThreadPool(
-        Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
-          Thread t = new Thread(r, "xds-send-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
     SnapshotWatcher[] watcherRef = new SnapshotWatcher[1];
     StreamTracker tracker = new StreamTracker(clock, waves, edge.clientKinds(),
         wave -> watcherRef[0].releasedTo(wave), meters);
     SnapshotWatcher watcher = new SnapshotWatcher(tracker, clock, waves.count());
     watcherRef[0] = watcher;
-    V3DiscoveryServer discovery = new V3DiscoveryServer(
-        List.of(tracker),
-        watcher,
-        // One sequential executor per stream, its connection's event loop: see StreamExecutors.
-        new StreamExecutors(sendPool),
-        new PrepackedSerializer(),
-        new DefaultStartupConfigs());
+    AdsService ads = new AdsService(tracker, watcher);
     InetSocketAddress bind = new InetSocketAddress(address, port);
     XdsLimitsSettings limits = edge.limits();
     StreamGate gate = new StreamGate(limits, edge.tls() != null && edge.tls().caFile() != null, edge.identity(),
@@ -158,11 +133,11 @@ public final class AdsServer implements XdsServer {
         : NettyServerBuilder.forAddress(bind, InternalNettyServerCredentials.create(tls));
     beside.forEach(service -> builder.addService(ServerInterceptors.intercept(service, gate)));
     Server server = builder
-        .addService(ServerInterceptors.intercept(discovery.getAggregatedDiscoveryServiceImpl(), gate))
+        .addService(ServerInterceptors.intercept(ads, gate))
         .addTransportFilter(gate.transportFilter())
-        // Requests are handled on the connection's event loop: the callbacks and watches only update
-        // per-stream state and enqueue responses (see SnapshotWatcher), they never block. With
-        // grpc's default executor every ACK paid a hand-off to another thread and back.
+        // Requests are handled on the connection's event loop: they only update per-stream state and
+        // write responses already encoded (see XdsStream), they never block. With grpc's default
+        // executor every ACK paid a hand-off to another thread and back.
         .directExecutor()
         .keepAliveTime(30, TimeUnit.SECONDS)
         .permitKeepAliveTime(limits.permitKeepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
@@ -178,12 +153,11 @@ public final class AdsServer implements XdsServer {
     try {
       server.start();
     } catch (IOException e) {
-      sendPool.shutdownNow();
       held.close();
       throw new UncheckedIOException("cannot bind xDS server on " + address + ":" + port, e);
     }
     log.info("xDS (ADS, SotW and delta) listening on {}:{} ({})", address, server.getPort(), edge.mode());
-    return new AdsServer(server, watcher, tracker, sendPool, held);
+    return new AdsServer(server, watcher, tracker, held);
   }
 
   @Override
@@ -282,21 +256,6 @@ public final class AdsServer implements XdsServer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    sendPool.shutdownNow();
     edge.close();
-  }
-
-  /**
-   * Resources reach the server already packed (the snapshot serialized each once); passing the
-   * {@link Any} through is what makes a push cost a copy instead of a serialization per client.
-   */
-  private static final class PrepackedSerializer implements ProtoResourcesSerializer {
-    @Override
-    public Any serialize(Message resource, Resources.ApiVersion apiVersion) {
-      if (resource instanceof Any any) {
-        return any;
-      }
-      return Any.pack(resource);
-    }
   }
 }

@@ -2,7 +2,6 @@ package io.signalbox.controlplane.xds;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.load_stats.v3.LoadStatsRequest;
 import io.grpc.ForwardingServerCall;
@@ -10,22 +9,23 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.tls.NodeIdentity;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One ADS stream as {@link StreamGate} sees it: each request is checked before java-control-plane
- * gets it. A refused stream is closed with a status naming the rule, and java-control-plane is told
- * the stream was cancelled, so it and {@link StreamTracker} let go of it as of a client that left.
+ * One ADS or LRS stream as {@link StreamGate} sees it: each request is checked before the service
+ * gets it. A refused stream is closed with a status naming the rule, and the service is told the
+ * stream was cancelled, so it lets go of it as of a client that left.
  *
  * <p>The listener's methods run one at a time on the transport thread (the server uses a direct
- * executor), so the fields below need no lock; {@link GatedCall} is also used by the send threads.
+ * executor), so the fields below need no lock; what is written to the call goes through its
+ * serializing context ({@link GatedCall}).
  */
 final class GatedStream<Q, A> {
 
@@ -56,7 +56,7 @@ final class GatedStream<Q, A> {
       @Override
       public void onMessage(Q message) {
         if (!refused && admit(message)) {
-          delegate.onMessage(withKnownNonce(message));
+          delegate.onMessage(message);
         }
       }
 
@@ -72,8 +72,7 @@ final class GatedStream<Q, A> {
         end();
         if (!refused) {
           // grpc cancelled the call (the client left, or grpc refused a request, e.g. one over
-          // xds.limits.maxRequestBytes, and sends that status itself); java-control-plane answers a
-          // cancel by closing with CANCELLED "client cancelled", which must not replace grpc's status.
+          // xds.limits.maxRequestBytes, and sends that status itself): nothing more is written to it.
           call.closedByTransport();
           delegate.onCancel();
         }
@@ -103,7 +102,7 @@ final class GatedStream<Q, A> {
     ended = true;
   }
 
-  /** Whether {@code message} may go on to java-control-plane; if not, the stream is refused. */
+  /** Whether {@code message} may go on to the service; if not, the stream is refused. */
   private boolean admit(Q message) {
     if (message instanceof LoadStatsRequest r) {
       // A load-report stream sends every interval and is answered once: no pending limit, but the
@@ -119,11 +118,11 @@ final class GatedStream<Q, A> {
           + " requests without a response in between (xds.limits." + StreamGate.MAX_PENDING_REQUESTS + ")");
     }
     if (message instanceof DiscoveryRequest r) {
-      return admitNode(r.hasNode() ? r.getNode() : null)
+      return admitNode(r.hasNode() ? r.getNode() : null) && admitType(r.getTypeUrl())
           && admitNames(r.getTypeUrl(), r.getResourceNamesCount());
     }
     if (message instanceof DeltaDiscoveryRequest r) {
-      if (!admitNode(r.hasNode() ? r.getNode() : null)) {
+      if (!admitNode(r.hasNode() ? r.getNode() : null) || !admitType(r.getTypeUrl())) {
         return false;
       }
       XdsType type = XdsType.fromTypeUrl(r.getTypeUrl());
@@ -148,23 +147,16 @@ final class GatedStream<Q, A> {
   }
 
   /**
-   * A delta request whose nonce names no response of its type still waiting for an answer, with
-   * that nonce removed. java-control-plane looks an ACK's nonce up among those responses and, for
-   * one it never sent (made up, repeated, another type's, or 1 MiB of garbage), throws a
-   * NullPointerException that ends the stream as UNKNOWN. Such a nonce answers nothing, as a stale
-   * nonce answers nothing in the xDS protocol; the rest of the request (names it subscribes to or
-   * drops) still counts, since delta requests say only what changed. SotW needs none of this: the
-   * library compares the nonce with the last one sent and ignores a request that does not match.
+   * Every discovery request names the type it is about (xDS protocol, "type_url"); one that does
+   * not is malformed, and the client is told so. A type URL Signalbox does not serve is no error: it
+   * is never answered, as the protocol allows (an Envoy may ask for secrets on the same stream).
    */
-  @SuppressWarnings("unchecked")
-  private Q withKnownNonce(Q message) {
-    if (message instanceof DeltaDiscoveryRequest r && !r.getResponseNonce().isEmpty()) {
-      Set<String> waiting = call.deltaNonces.get(r.getTypeUrl());
-      if (waiting == null || !waiting.remove(r.getResponseNonce())) {
-        return (Q) r.toBuilder().clearResponseNonce().build();
-      }
+  private boolean admitType(String typeUrl) {
+    if (!typeUrl.isEmpty()) {
+      return true;
     }
-    return message;
+    return close(Status.INVALID_ARGUMENT.withDescription(
+        "the request has no type_url: every discovery request must name the resource type it is about"));
   }
 
   private boolean admitNames(String typeUrl, int count) {
@@ -180,7 +172,10 @@ final class GatedStream<Q, A> {
   private boolean admitNode(Node node) {
     if (boundId != null) {
       if (node != null && (!node.getId().equals(boundId) || !node.getCluster().equals(boundCluster))) {
-        return refuse(Refusal.Reason.NODE_CHANGED, Status.PERMISSION_DENIED, describe(node),
+        // Bound to a certificate, another node is someone else's: denied. Otherwise the request is
+        // malformed (a stream belongs to one node), and the client is told it is at fault.
+        return refuse(Refusal.Reason.NODE_CHANGED, gate.identity != null ? Status.PERMISSION_DENIED
+            : Status.INVALID_ARGUMENT, describe(node),
             "this stream belongs to node " + describe(boundId, boundCluster) + "; a request claimed node "
                 + describe(node));
       }
@@ -237,58 +232,58 @@ final class GatedStream<Q, A> {
   private boolean close(Status status) {
     refused = true;
     call.closeOnce(status);
-    // java-control-plane (and through its callbacks the tracker) releases the stream as cancelled.
+    // The service releases the stream as cancelled.
     delegate.onCancel();
     return false;
   }
 
   /**
-   * The call as java-control-plane holds it. Once the gate has closed it, the library's own close
-   * and any response still on its way are dropped: grpc's calls refuse a second close, and a
-   * call's methods must not run on two threads at once (the gate runs on the transport thread, the
-   * library sends from the stream's executor: that same event loop, or a pool thread for a stream
-   * started elsewhere, see StreamExecutors), hence the lock.
+   * The call as the service holds it, with the stream's serializing context: everything written to
+   * the call (responses from the service's threads, the gate's refusal from the transport's) runs in
+   * that context, one at a time and in order, as grpc's calls require, with no lock held. Once the
+   * gate or the transport has closed it, the service's writes are dropped: a call refuses a second
+   * close.
    */
   static final class GatedCall<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
-    private boolean closed; // guarded by this
-    /** Requests since the last response: counted on the transport thread, reset by the send threads. */
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(GatedCall.class);
+
+    final SynchronizationContext context = new SynchronizationContext(
+        (thread, e) -> log.error("writing to an xDS stream failed", e));
+    private boolean closed; // confined to context
+    /** Requests since the last response: counted on the transport thread, reset in the context. */
     final AtomicInteger unanswered;
-    /**
-     * Delta only, per type URL: the nonces of responses sent and not yet ACKed or NACKed, the same
-     * set java-control-plane keeps; added here before the client can see them, removed by the gate.
-     */
-    final Map<String, Set<String>> deltaNonces = new ConcurrentHashMap<>();
 
     GatedCall(ServerCall<Q, A> call, AtomicInteger unanswered) {
       super(call);
       this.unanswered = unanswered;
     }
 
-    synchronized void closeOnce(Status status) {
+    void closeOnce(Status status) {
       close(status, new Metadata());
     }
 
-    synchronized void closedByTransport() {
-      closed = true;
+    void closedByTransport() {
+      context.execute(() -> closed = true);
     }
 
     @Override
-    public synchronized void sendMessage(A message) {
-      if (!closed) {
-        unanswered.set(0);
-        if (message instanceof DeltaDiscoveryResponse r) {
-          deltaNonces.computeIfAbsent(r.getTypeUrl(), t -> ConcurrentHashMap.newKeySet()).add(r.getNonce());
+    public void sendMessage(A message) {
+      context.execute(() -> {
+        if (!closed) {
+          unanswered.set(0);
+          super.sendMessage(message);
         }
-        super.sendMessage(message);
-      }
+      });
     }
 
     @Override
-    public synchronized void close(Status status, Metadata trailers) {
-      if (!closed) {
-        closed = true;
-        super.close(status, trailers);
-      }
+    public void close(Status status, Metadata trailers) {
+      context.execute(() -> {
+        if (!closed) {
+          closed = true;
+          super.close(status, trailers);
+        }
+      });
     }
   }
 }

@@ -1,27 +1,18 @@
 package io.signalbox.controlplane.xds;
 
-import io.envoyproxy.controlplane.cache.ConfigWatcher;
-import io.envoyproxy.controlplane.cache.DeltaResponse;
-import io.envoyproxy.controlplane.cache.DeltaWatch;
-import io.envoyproxy.controlplane.cache.DeltaXdsRequest;
-import io.envoyproxy.controlplane.cache.Response;
-import io.envoyproxy.controlplane.cache.Watch;
-import io.envoyproxy.controlplane.cache.XdsRequest;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Consumer;
 
 /**
- * Signalbox's replacement for java-control-plane's {@code SimpleCache}: it answers each watch from
- * the current snapshot and the stream's own history ({@link Subscription}), sending only what the
- * client lacks, never a version the client NACKed, and never stalling a type because one
- * subscribed name does not exist.
+ * The snapshots released to each wave, and the one way a stream is answered from them: a request
+ * opens a type ({@link #attach}), a release flushes the streams it concerns ({@link #release}).
+ * What each stream is sent comes from its own history ({@link Subscription}): only what the client
+ * lacks, never a version the client NACKed, and no type stalled because one subscribed name does
+ * not exist.
  */
-final class SnapshotWatcher implements ConfigWatcher {
+final class SnapshotWatcher {
 
   private final StreamTracker tracker;
   private final Clock clock;
@@ -124,41 +115,13 @@ final class SnapshotWatcher implements ConfigWatcher {
     }
   }
 
-  @Override
-  public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
-      Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
-    Watch watch = new Watch(ads, allowDefaultEmptyEdsUpdate, request, responseConsumer);
-    attach(request.v3Request(), request.getTypeUrl(), (stream, type, seen, now) -> stream.watch(type, watch, seen, now));
-    // Types Signalbox does not serve (secrets, runtime) get a watch that is never answered.
-    return watch;
-  }
-
-  @Override
-  public DeltaWatch createDeltaWatch(DeltaXdsRequest request, String requesterVersion,
-      Map<String, String> resourceVersions, Set<String> pendingResources, boolean isWildcard,
-      Consumer<DeltaResponse> responseConsumer, boolean hasClusterChanged) {
-    DeltaWatch watch = new DeltaWatch(request, resourceVersions, pendingResources, requesterVersion, isWildcard,
-        responseConsumer);
-    attach(request.v3Request(), request.getTypeUrl(), (stream, type, seen, now) -> stream.watch(type, watch, seen, now));
-    return watch;
-  }
-
-  /** Opens a watch on the stream whose request this is (SotW and delta alike). */
-  private interface Opening {
-    void open(XdsStream stream, XdsType type, Snapshot seen, Instant now);
-  }
-
   /**
-   * Gives the watch just created for {@code v3Request} to its stream, answered at once from the
-   * epoch released to the stream's wave if it has something new, then caught up with any newer one.
+   * Answers the type a request on {@code stream} just opened, at once from the epoch released to
+   * the stream's wave if it has something new, then caught up with any newer one.
    */
-  private void attach(Object v3Request, String typeUrl, Opening opening) {
-    XdsStream stream = tracker.claim(v3Request);
-    XdsType type = XdsType.fromTypeUrl(typeUrl);
-    if (type != null) {
-      Snapshot seen = released[stream.wave()];
-      opening.open(stream, type, seen, clock.instant());
-      catchUp(stream, seen);
-    }
+  void attach(XdsStream stream, XdsType type) {
+    Snapshot seen = released[stream.wave()];
+    stream.watch(type, seen, clock.instant());
+    catchUp(stream, seen);
   }
 }

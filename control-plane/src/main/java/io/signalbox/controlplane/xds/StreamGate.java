@@ -13,16 +13,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The xDS server's edge: every ADS stream passes here before java-control-plane sees it. Here a
+ * The xDS server's edge: every ADS and LRS stream passes here before the service sees it. Here a
  * stream is refused when the connection has too many, when mutual TLS is on and the client showed
- * no certificate, and (per request, see {@link GatedStream}) when its node is not the one its
- * certificate names, changes mid-stream, or it subscribes to or queues more than its limits.
- *
- * <p>java-control-plane's callbacks are not told the peer, and a callback that refuses a request
- * (by throwing its {@code RequestException}) makes the library close the stream without running
- * {@code onStreamCloseWithError}, so {@link StreamTracker} would keep the dead stream. At the edge
- * the same request is seen a moment earlier with the transport's attributes at hand, and a refused
- * stream is handed to the library as cancelled, which it cleans up like any client that went away.
+ * no certificate, and (per request, see {@link GatedStream}) when a request is malformed, its node
+ * is not the one its certificate names or changes mid-stream, or it subscribes to or queues more
+ * than its limits. The status a refused client reads is chosen here and nowhere else.
  */
 final class StreamGate implements ServerInterceptor {
 

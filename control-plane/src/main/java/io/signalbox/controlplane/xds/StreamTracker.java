@@ -1,10 +1,7 @@
 package io.signalbox.controlplane.xds;
 
-import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.XdsType;
@@ -18,15 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows every ADS stream through java-control-plane's callbacks: who the client is, what it
- * subscribes to, and whether each response was ACKed or NACKed — classified by
- * {@code error_detail}, never by comparing versions.
- *
- * <p>java-control-plane calls {@code onV3StreamRequest} and then, on the same thread and for the
- * same request object, {@code ConfigWatcher.createWatch}, which is not told the stream. The request
- * object is the hand-off: {@link #claim} finds the stream whose latest request it is.
+ * Every open ADS stream, and what each request says: who the client is, what it subscribes to,
+ * and whether the response it answers was ACKed or NACKed — classified by {@code error_detail},
+ * never by comparing versions. The transport ({@link AdsService}) opens and closes streams and
+ * hands each request here; {@link SnapshotWatcher} then answers the type the request opened.
  */
-final class StreamTracker implements DiscoveryServerCallbacks {
+final class StreamTracker {
 
   private static final Logger log = LoggerFactory.getLogger(StreamTracker.class);
 
@@ -35,9 +29,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
   // Bumped whenever a stream opens or closes or learns its node: what changes the fleet list's order.
   private final java.util.concurrent.atomic.AtomicLong members = new java.util.concurrent.atomic.AtomicLong();
-  // The stream whose request this thread is handling; set in onV3StreamRequest and claimed by the
-  // watcher a few frames later on the same thread.
-  private final ThreadLocal<XdsStream> handling = new ThreadLocal<>();
+  private final java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong();
   private final Clock clock;
   private final IntFunction<Snapshot> releasedTo;
   private final Waves waves;
@@ -47,6 +39,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final Map<AssignmentVariants.Shape, AssignmentVariants> variants = new java.util.HashMap<>();
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
+  private final ResponseEncoder encoder = new ResponseEncoder();
   private final ReleaseIndex index;
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
@@ -104,81 +97,74 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return members.get();
   }
 
-  @Override
-  public void onStreamOpen(long streamId, String typeUrl) {
-    // The variant (SotW or delta) is known only at the first request; see stream().
-  }
-
-  @Override
-  public void onStreamClose(long streamId, String typeUrl) {
-    closed(streamId);
-  }
-
-  @Override
-  public void onStreamCloseWithError(long streamId, String typeUrl, Throwable error) {
-    closed(streamId);
-  }
-
-  private void closed(long streamId) {
-    XdsStream s = streams.remove(streamId);
+  /** The stream ended (the client left, was refused, or the server stops): it is forgotten. */
+  void closed(XdsStream s) {
+    XdsStream removed = streams.remove(s.id);
     members.incrementAndGet();
     changes.incrementAndGet();
-    if (s != null) {
+    if (removed != null) {
       s.unindex();
-      log.info("xDS stream {} from node '{}' closed", streamId, s.node().getId());
+      log.info("xDS stream {} from node '{}' closed", s.id, s.node().getId());
     }
-  }
-
-  @Override
-  public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
-    XdsStream stream = stream(streamId, false);
-    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
-    synchronized (stream) {
-      received(stream, request, request.hasNode() ? request.getNode() : null);
-      if (type != null) {
-        Subscription sub = stream.subscription(type);
-        String nonce = request.getResponseNonce();
-        if (!nonce.isEmpty() && !nonce.equals(sub.lastNonce)) {
-          // A reply to a response that has since been superseded; the library ignores it too.
-          handling.set(stream);
-          return;
-        }
-        answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
-        sub.subscribeSotw(request.getResourceNamesList(), request.getVersionInfo(), releasedTo.apply(stream.wave()));
-      }
-    }
-    handling.set(stream);
-  }
-
-  @Override
-  public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
-    XdsStream stream = stream(streamId, true);
-    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
-    synchronized (stream) {
-      received(stream, request, request.hasNode() ? request.getNode() : null);
-      if (type != null) {
-        Subscription sub = stream.subscription(type);
-        String nonce = request.getResponseNonce();
-        if (!nonce.isEmpty() && nonce.equals(sub.lastNonce)) {
-          answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
-        }
-        sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
-            request.getInitialResourceVersionsMap(), releasedTo.apply(stream.wave()));
-      }
-    }
-    handling.set(stream);
   }
 
   /**
-   * What every request (SotW or delta) does first, with the stream's lock held: the stream's status
-   * may move, its first node names it, and the request is handed to the watch it creates ({@link #claim}).
+   * A state-of-the-world request on {@code stream}: its answer to the last response of its type, if
+   * it is one, and the names it asks for now.
+   *
+   * @return the type to answer next, or null when the request opens nothing: a type Signalbox does
+   *     not serve, or a stale nonce (a reply to a response since superseded, which the protocol says
+   *     to ignore)
    */
-  private void received(XdsStream stream, Object request, io.envoyproxy.envoy.config.core.v3.Node node) {
+  XdsType received(XdsStream stream, DiscoveryRequest request) {
+    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
+    synchronized (stream) {
+      received(stream, request.hasNode() ? request.getNode() : null);
+      if (type == null) {
+        return null;
+      }
+      Subscription sub = stream.subscription(type);
+      String nonce = request.getResponseNonce();
+      if (!nonce.isEmpty() && !nonce.equals(sub.lastNonce)) {
+        return null;
+      }
+      answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+      sub.subscribeSotw(request.getResourceNamesList(), request.getVersionInfo(), releasedTo.apply(stream.wave()));
+    }
+    return type;
+  }
+
+  /**
+   * A delta request on {@code stream}: an answer when its nonce names the last response of its
+   * type (any other nonce answers nothing), and the names it subscribes to or drops, which count
+   * whatever the nonce, since a delta request says only what changed.
+   *
+   * @return the type to answer next, or null for a type Signalbox does not serve
+   */
+  XdsType received(XdsStream stream, DeltaDiscoveryRequest request) {
+    XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
+    synchronized (stream) {
+      received(stream, request.hasNode() ? request.getNode() : null);
+      if (type == null) {
+        return null;
+      }
+      Subscription sub = stream.subscription(type);
+      String nonce = request.getResponseNonce();
+      if (!nonce.isEmpty() && nonce.equals(sub.lastNonce)) {
+        answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+      }
+      sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
+          request.getInitialResourceVersionsMap(), releasedTo.apply(stream.wave()));
+    }
+    return type;
+  }
+
+  /** What every request (SotW or delta) does first, with the stream's lock held. */
+  private void received(XdsStream stream, io.envoyproxy.envoy.config.core.v3.Node node) {
     stream.changed();
     if (stream.nodeIfFirst(node)) {
       members.incrementAndGet();
     }
-    stream.lastRequest = request;
   }
 
   private void answer(XdsStream stream, Subscription sub, String nonce, String errorMessage) {
@@ -200,54 +186,18 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     }
   }
 
-  @Override
-  public void onV3StreamResponse(long streamId, DiscoveryRequest request, DiscoveryResponse response) {
-    sent(streamId, response.getTypeUrl(), response.getNonce(), response.getSerializedSize());
-  }
-
-  @Override
-  public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request, DeltaDiscoveryResponse response) {
-    sent(streamId, response.getTypeUrl(), response.getNonce(), response.getSerializedSize());
-  }
-
-  private void sent(long streamId, String typeUrl, String nonce, int bytes) {
-    XdsStream stream = streams.get(streamId);
-    XdsType type = XdsType.fromTypeUrl(typeUrl);
-    if (stream == null || type == null) {
-      return;
-    }
-    synchronized (stream) {
-      Subscription sub = stream.subscription(type);
-      sub.lastNonce = nonce;
-      if (sub.pending != null && sub.pending.nonce == null) {
-        sub.pending.nonce = nonce;
-      }
-    }
-    bytesPushed.get(type).increment(bytes);
-  }
-
-  /** The stream whose request {@code request} is, as handed over by the request callback. */
-  XdsStream claim(Object request) {
-    XdsStream stream = handling.get();
-    handling.remove();
-    if (stream == null || stream.lastRequest != request) {
-      throw new IllegalStateException("no stream is handling request " + request.getClass().getSimpleName()
-          + " on thread " + Thread.currentThread().getName() + ": java-control-plane changed its call order");
-    }
-    return stream;
-  }
-
-  private XdsStream stream(long streamId, boolean delta) {
-    XdsStream existing = streams.get(streamId);
-    if (existing != null) {
-      return existing;
-    }
+  /**
+   * A new stream (SotW or delta), writing through {@code context} with {@code sink}.
+   *
+   * @param sink writes one response to the stream; runs in {@code context}
+   */
+  XdsStream open(boolean delta, io.grpc.SynchronizationContext context,
+      java.util.function.Consumer<EncodedResponse.Stamped> sink) {
+    long streamId = ids.incrementAndGet();
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
-        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index);
-    XdsStream raced = streams.putIfAbsent(streamId, created);
-    if (raced != null) {
-      return raced;
-    }
+        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index,
+        new Outbound(context, sink, encoder, bytesPushed));
+    streams.put(streamId, created);
     log.info("xDS stream {} opened ({})", streamId, delta ? "delta" : "state of the world");
     // After the stream is in the map: a reader that sees the new count also sees the stream.
     members.incrementAndGet();

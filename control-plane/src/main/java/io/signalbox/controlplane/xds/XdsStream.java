@@ -1,11 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import io.envoyproxy.controlplane.cache.DeltaResponse;
-import io.envoyproxy.controlplane.cache.DeltaWatch;
-import io.envoyproxy.controlplane.cache.Response;
-import io.envoyproxy.controlplane.cache.VersionedResource;
-import io.envoyproxy.controlplane.cache.Watch;
-import io.envoyproxy.controlplane.cache.WatchCancelledException;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
@@ -18,8 +12,15 @@ import java.util.Map;
 
 /**
  * One ADS stream (one client connection) and everything Signalbox knows about it. Every field is
- * guarded by {@code this}; responses are handed to the stream's sequential executor, so no gRPC
- * code runs while the lock is held.
+ * guarded by {@code this}, and nothing foreign runs while it is held: a response is computed and
+ * queued on the stream's {@link Outbound} under the lock, in the order computed, and written once
+ * the lock is released ({@link Outbound#drain}), by whichever thread got there (the connection's
+ * event loop for a request, the writer for a release).
+ *
+ * <p>A type is answered at most once per request: a request of a type opens it ({@link #watch}),
+ * the response closes it, and the client's ACK or NACK (a new request) opens it again. That is the
+ * protocol's flow control: a client is never sent a second response of a type before it answered
+ * the first, so it cannot fall behind by more than one response per type.
  */
 final class XdsStream {
 
@@ -29,10 +30,11 @@ final class XdsStream {
   private Node node = Node.getDefaultInstance();
   private static final int TYPES = XdsType.values().length;
   private final Map<XdsType, Subscription> subscriptions = new EnumMap<>(XdsType.class);
-  private final Map<XdsType, Watch> sotwWatches = new EnumMap<>(XdsType.class);
-  private final Map<XdsType, DeltaWatch> deltaWatches = new EnumMap<>(XdsType.class);
-  /** The request whose watch the library is about to create (see {@link StreamTracker}). */
-  Object lastRequest;
+  // The types that asked and are waiting for an answer, one bit per XdsType ordinal.
+  private int open;
+  // Nonces are unique within the stream (the protocol asks no more): a counter, not a UUID.
+  private long nonces;
+  private final Outbound out;
   private final Waves waves;
   private int wave;
   private final java.util.function.Function<Node, AssignmentVariants> variantsFor;
@@ -58,10 +60,12 @@ final class XdsStream {
    * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
    *     null for the snapshot's own; asked once, for the stream's first node
    * @param index where this stream files its subscriptions, and reads what unconcerned releases settled
+   * @param out where its responses are written, in order, outside the lock
    */
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
       java.util.concurrent.atomic.AtomicLong fleetChanges,
-      java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index) {
+      java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index, Outbound out) {
+    this.out = out;
     this.index = index;
     this.variantsFor = variantsFor;
     this.fleetChanges = fleetChanges;
@@ -119,25 +123,32 @@ final class XdsStream {
         t -> new Subscription(t, delta, t == XdsType.ENDPOINT ? variants : null));
   }
 
-  synchronized void watch(XdsType type, Watch watch, Snapshot snapshot, Instant now) {
-    sotwWatches.put(type, watch);
-    if (snapshot != null) {
-      flush(snapshot, now);
+  /**
+   * The client asked for {@code type} (a first request, an ACK, a NACK, a new subscription): it is
+   * answered from {@code snapshot} (null: nothing released yet) as soon as there is something new.
+   */
+  void watch(XdsType type, Snapshot snapshot, Instant now) {
+    synchronized (this) {
+      open |= 1 << type.ordinal();
+      if (snapshot != null) {
+        flushLocked(snapshot, now);
+      }
     }
-  }
-
-  synchronized void watch(XdsType type, DeltaWatch watch, Snapshot snapshot, Instant now) {
-    deltaWatches.put(type, watch);
-    if (snapshot != null) {
-      flush(snapshot, now);
-    }
+    out.drain();
   }
 
   /**
-   * Answers every open watch that has something new, in push order (CDS, EDS, LDS, RDS), so a
+   * Answers every open type that has something new, in push order (CDS, EDS, LDS, RDS), so a
    * client learns about a cluster before a route that names it.
    */
-  synchronized void flush(Snapshot snapshot, Instant now) {
+  void flush(Snapshot snapshot, Instant now) {
+    synchronized (this) {
+      flushLocked(snapshot, now);
+    }
+    out.drain();
+  }
+
+  private void flushLocked(Snapshot snapshot, Instant now) {
     carry();
     invalidate();
     try {
@@ -179,14 +190,9 @@ final class XdsStream {
     }
   }
 
-  /** Whether a watch of {@code type} is open: a flush answers only those. */
+  /** Whether {@code type} asked and waits for an answer: a flush answers only those. */
   private boolean watching(XdsType type) {
-    if (delta) {
-      DeltaWatch w = deltaWatches.get(type);
-      return w != null && !w.isCancelled();
-    }
-    Watch w = sotwWatches.get(type);
-    return w != null && !w.isCancelled();
+    return (open & (1 << type.ordinal())) != 0;
   }
 
   /** Files each subscription where the index will find it; costs nothing while none changed. */
@@ -249,59 +255,31 @@ final class XdsStream {
   private void flushTypes(Snapshot snapshot, Instant now) {
     for (XdsType type : XdsType.ORDERED) {
       Subscription sub = subscriptions.get(type);
-      if (sub == null) {
+      if (sub == null || !watching(type)) {
         continue;
       }
-      if (delta) {
-        DeltaWatch w = deltaWatches.get(type);
-        if (w == null || w.isCancelled()) {
-          continue;
-        }
-        Subscription.Outgoing out = sub.next(snapshot, parentHeld(type), now);
-        if (out != null) {
-          deltaWatches.remove(type);
-          respond(w, out);
-        }
-      } else {
-        Watch w = sotwWatches.get(type);
-        if (w == null || w.isCancelled()) {
-          continue;
-        }
-        Subscription.Outgoing out = sub.next(snapshot, parentHeld(type), now);
-        if (out != null) {
-          sotwWatches.remove(type);
-          respond(w, out);
-        }
+      Subscription.Outgoing outgoing = sub.next(snapshot, parentHeld(type), now);
+      if (outgoing != null) {
+        open &= ~(1 << type.ordinal());
+        respond(sub, outgoing);
       }
     }
+  }
+
+  /** Queues {@code outgoing} under this stream's next nonce; written once the lock is released. */
+  private void respond(Subscription sub, Subscription.Outgoing outgoing) {
+    String nonce = Long.toString(++nonces);
+    sub.lastNonce = nonce;
+    if (sub.pending != null) {
+      sub.pending.nonce = nonce;
+    }
+    out.later(sub.type, delta, outgoing, nonce);
   }
 
   /** The client's subscription of {@code type}'s parent type, whose held resources may still name ours. */
   private Subscription parentHeld(XdsType type) {
     XdsType parent = type.parent();
     return parent == null ? null : subscriptions.get(parent);
-  }
-
-  private static void respond(Watch w, Subscription.Outgoing out) {
-    List<com.google.protobuf.Any> anys = out.resources().stream().map(XdsResource::any).toList();
-    try {
-      // Only enqueues on the stream's sequential executor: no gRPC call under our lock.
-      w.respond(Response.create(w.request(), anys, out.version()));
-    } catch (WatchCancelledException e) {
-      // The stream closed or the client sent a newer request; that request gets its own answer.
-    }
-  }
-
-  private static void respond(DeltaWatch w, Subscription.Outgoing out) {
-    Map<String, VersionedResource<?>> resources = new LinkedHashMap<>();
-    for (XdsResource r : out.resources()) {
-      resources.put(r.name(), VersionedResource.create(r.any(), r.version()));
-    }
-    try {
-      w.respond(DeltaResponse.create(w.request(), resources, out.removed(), out.version()));
-    } catch (WatchCancelledException e) {
-      // As above.
-    }
   }
 
   /** Whether this client subscribes to, or holds, resource {@code name} of {@code type}. */

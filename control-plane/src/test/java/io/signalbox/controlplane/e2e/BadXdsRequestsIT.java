@@ -108,9 +108,8 @@ class BadXdsRequestsIT {
     String mib = "n".repeat(1 << 20);
     return List.of(
         served("an unknown type URL", r -> List.of(request("type.googleapis.com/signalbox.Nothing", "x").build())),
-        // java-control-plane's own refusal; UNKNOWN, where INVALID_ARGUMENT would say whose fault it is.
         new Sotw("an empty type URL", r -> List.of(request("", "greeter").build()),
-            new Refused(Status.Code.UNKNOWN, "type URL is required")),
+            new Refused(Status.Code.INVALID_ARGUMENT, "the request has no type_url")),
         served("a v2 type URL", r -> List.of(request("type.googleapis.com/envoy.api.v2.Cluster").build())),
         served("a 64 KiB type URL", r -> List.of(request("type.googleapis.com/" + "t".repeat(64 << 10)).build())),
         served("a 1 MiB resource name", r -> List.of(request(EDS, mib).build())),
@@ -136,7 +135,7 @@ class BadXdsRequestsIT {
             .setVersionInfo("18446744073709551615").build())),
         new Sotw("a node that changes mid-stream", r -> List.of(request(CDS).setNode(RecordingAdsClient.node("other"))
             .setVersionInfo(r.getVersionInfo()).setResponseNonce(r.getNonce()).build()),
-            new Refused(Status.Code.PERMISSION_DENIED, "belongs to node")),
+            new Refused(Status.Code.INVALID_ARGUMENT, "belongs to node")),
         new Sotw("25,000 names (over maxNamesPerSubscription)", r -> List.of(request(EDS).addAllResourceNames(many)
             .build()), new Refused(Status.Code.RESOURCE_EXHAUSTED, "maxNamesPerSubscription")),
         new Sotw("a 5 MiB request (over maxRequestBytes)", r -> List.of(request(EDS, "x".repeat(5 << 20)).build()),
@@ -222,7 +221,7 @@ class BadXdsRequestsIT {
         new Delta("an unknown type URL", r -> List.of(delta("type.googleapis.com/signalbox.Nothing")
             .addResourceNamesSubscribe("x").build()), null),
         new Delta("an empty type URL", r -> List.of(delta("").addResourceNamesSubscribe("greeter").build()),
-            new Refused(Status.Code.UNKNOWN, "type URL is required")),
+            new Refused(Status.Code.INVALID_ARGUMENT, "the request has no type_url")),
         new Delta("unsubscribing names never subscribed", r -> List.of(delta(EDS)
             .addAllResourceNamesUnsubscribe(List.of("nope", "", "\u0000")).build()), null),
         new Delta("subscribe and unsubscribe one name at once", r -> List.of(delta(EDS).addResourceNamesSubscribe("x")
@@ -239,7 +238,7 @@ class BadXdsRequestsIT {
             delta(EDS).addAllResourceNamesSubscribe(half).build(), delta(EDS).addAllResourceNamesSubscribe(other).build()),
             new Refused(Status.Code.RESOURCE_EXHAUSTED, "maxNamesPerSubscription")),
         new Delta("a node that changes mid-stream", r -> List.of(delta(EDS).setNode(RecordingAdsClient.node("other"))
-            .addResourceNamesSubscribe("y").build()), new Refused(Status.Code.PERMISSION_DENIED, "belongs to node")));
+            .addResourceNamesSubscribe("y").build()), new Refused(Status.Code.INVALID_ARGUMENT, "belongs to node")));
   }
 
   @Order(3)

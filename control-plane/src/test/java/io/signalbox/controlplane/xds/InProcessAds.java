@@ -1,8 +1,5 @@
 package io.signalbox.controlplane.xds;
 
-import com.google.protobuf.Any;
-import io.envoyproxy.controlplane.cache.Response;
-import io.envoyproxy.controlplane.cache.XdsRequest;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -10,18 +7,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Signalbox's xDS server without gRPC: the real {@link StreamTracker}, {@link SnapshotWatcher},
- * {@link XdsStream} and {@link Subscription}, driven the way java-control-plane's
- * {@code V3DiscoveryServer} drives them (request callback, then the watch; the response callback
- * as a response is sent), all on the caller's thread. A test decides when each client answers
+ * {@link XdsStream} and {@link Subscription}, driven the way {@link AdsService} drives them (the
+ * request to the tracker, then the type it opens to the watcher; each response decoded from the
+ * bytes a client would read), all on the caller's thread. A test decides when each client answers
  * what, so interleavings of publishes, ACKs, NACKs and reconnects are exact and take no time.
  * State-of-the-world ADS only. A client's methods are called from one test thread; responses to
  * a publish arrive on the publishing thread.
@@ -30,8 +25,6 @@ public final class InProcessAds implements XdsServer {
 
   private final StreamTracker tracker;
   private final SnapshotWatcher watcher;
-  private final AtomicLong streamIds = new AtomicLong();
-  private final AtomicLong nonces = new AtomicLong();
 
   public InProcessAds(Clock clock) {
     SnapshotWatcher[] ref = new SnapshotWatcher[1];
@@ -42,12 +35,12 @@ public final class InProcessAds implements XdsServer {
 
   /** Opens a SotW stream for {@code nodeId}; it asks for nothing until {@link Client#subscribe}. */
   public Client connect(String nodeId) {
-    return new Client(streamIds.incrementAndGet(), Node.newBuilder().setId(nodeId).build());
+    return new Client(Node.newBuilder().setId(nodeId).build());
   }
 
   /** One client stream. Not thread-safe: the test drives it from one thread. */
   public final class Client {
-    private final long streamId;
+    private final XdsStream stream;
     private final Node node;
     private boolean nodeSent;
     private final Map<XdsType, List<String>> names = new EnumMap<>(XdsType.class);
@@ -56,9 +49,11 @@ public final class InProcessAds implements XdsServer {
     private final Map<XdsType, DiscoveryResponse> unanswered = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean closed;
 
-    private Client(long streamId, Node node) {
-      this.streamId = streamId;
+    private Client(Node node) {
       this.node = node;
+      this.stream = tracker.open(false, new io.grpc.SynchronizationContext((t, e) -> {
+        throw new AssertionError(e);
+      }), this::sent);
     }
 
     public String nodeId() {
@@ -103,32 +98,32 @@ public final class InProcessAds implements XdsServer {
 
     private void send(DiscoveryRequest.Builder builder) {
       if (closed) {
-        throw new IllegalStateException("stream " + streamId + " is closed");
+        throw new IllegalStateException("stream " + stream.id + " is closed");
       }
       if (!nodeSent) {
         builder.setNode(node);
         nodeSent = true;
       }
-      DiscoveryRequest request = builder.build();
-      tracker.onV3StreamRequest(streamId, request);
-      watcher.createWatch(true, XdsRequest.create(request), java.util.Set.of(), response -> sent(request, response),
-          false, false);
+      XdsType type = tracker.received(stream, builder.build());
+      if (type != null) {
+        watcher.attach(stream, type);
+      }
     }
 
-    private void sent(DiscoveryRequest request, Response response) {
-      List<Any> resources = new ArrayList<>();
-      response.resources().forEach(m -> resources.add((Any) m));
-      DiscoveryResponse r = DiscoveryResponse.newBuilder().setTypeUrl(request.getTypeUrl())
-          .setVersionInfo(response.version()).addAllResources(resources)
-          .setNonce(Long.toString(nonces.incrementAndGet())).build();
-      tracker.onV3StreamResponse(streamId, request, r);
+    private void sent(EncodedResponse.Stamped response) {
+      DiscoveryResponse r;
+      try {
+        r = DiscoveryResponse.parseFrom(response.toByteArray());
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        throw new AssertionError("a response a client cannot decode", e);
+      }
       unanswered.put(XdsType.fromTypeUrl(r.getTypeUrl()), r);
     }
 
     /** The client goes away (a crash or a reconnect): the server forgets the stream. */
     public void close() {
       closed = true;
-      tracker.onStreamClose(streamId, "");
+      tracker.closed(stream);
     }
   }
 

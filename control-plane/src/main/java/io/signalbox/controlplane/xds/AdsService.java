@@ -1,0 +1,128 @@
+package io.signalbox.controlplane.xds;
+
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.grpc.BindableService;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.grpc.protobuf.ProtoUtils;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Aggregated discovery (state of the world and delta) on grpc-java: Signalbox's own stream engine.
+ * Requests are parsed by protobuf and handed to {@link StreamTracker} on the transport thread (the
+ * server runs with a direct executor, so that is the connection's event loop); the type a request
+ * opens is answered by {@link SnapshotWatcher}. Responses are written pre-encoded
+ * ({@link EncodedResponse#MARSHALLER}): the service definition is grpc's own for the ADS methods
+ * with the response marshaller swapped, so on the wire nothing differs from a generated service.
+ *
+ * <p>Each call reads one request at a time ({@code request(1)} after each is handled): a client
+ * that sends faster than the server handles its requests is held back by HTTP/2 flow control, not
+ * buffered without bound.
+ */
+final class AdsService implements BindableService {
+
+  private static final Logger log = LoggerFactory.getLogger(AdsService.class);
+
+  static final MethodDescriptor<DiscoveryRequest, EncodedResponse.Stamped> SOTW =
+      AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod().toBuilder(
+          ProtoUtils.marshaller(DiscoveryRequest.getDefaultInstance()), EncodedResponse.MARSHALLER).build();
+  static final MethodDescriptor<DeltaDiscoveryRequest, EncodedResponse.Stamped> DELTA =
+      AggregatedDiscoveryServiceGrpc.getDeltaAggregatedResourcesMethod().toBuilder(
+          ProtoUtils.marshaller(DeltaDiscoveryRequest.getDefaultInstance()), EncodedResponse.MARSHALLER).build();
+
+  private final StreamTracker tracker;
+  private final SnapshotWatcher watcher;
+
+  AdsService(StreamTracker tracker, SnapshotWatcher watcher) {
+    this.tracker = tracker;
+    this.watcher = watcher;
+  }
+
+  @Override
+  public ServerServiceDefinition bindService() {
+    return ServerServiceDefinition.builder(AggregatedDiscoveryServiceGrpc.SERVICE_NAME)
+        .addMethod(SOTW, handler(false, tracker::received))
+        .addMethod(DELTA, handler(true, tracker::received))
+        .build();
+  }
+
+  private <Q> ServerCallHandler<Q, EncodedResponse.Stamped> handler(boolean delta,
+      BiFunction<XdsStream, Q, XdsType> received) {
+    return (call, headers) -> {
+      // The gate's call carries the stream's serializing context; without the gate, one of its own.
+      SynchronizationContext context = call instanceof GatedStream.GatedCall<?, ?> gated ? gated.context
+          : new SynchronizationContext((thread, e) -> log.error("writing to an xDS stream failed", e));
+      XdsStream stream = tracker.open(delta, context, new Writer<>(call));
+      call.request(1);
+      return new ServerCall.Listener<>() {
+        private boolean ended;
+
+        @Override
+        public void onMessage(Q request) {
+          XdsType type = received.apply(stream, request);
+          if (type != null) {
+            watcher.attach(stream, type);
+          }
+          call.request(1);
+        }
+
+        @Override
+        public void onHalfClose() {
+          // The client will send nothing more: the stream ends, as any ADS stream ends, with OK.
+          end();
+          context.execute(() -> call.close(Status.OK, new Metadata()));
+        }
+
+        @Override
+        public void onCancel() {
+          end();
+        }
+
+        @Override
+        public void onComplete() {
+          end();
+        }
+
+        private void end() {
+          if (!ended) {
+            ended = true;
+            tracker.closed(stream);
+          }
+        }
+      };
+    };
+  }
+
+  /**
+   * Writes one stream's responses, in its context. Headers go with the first response, not when the
+   * stream opens: a stream refused before it was answered (a request over the size limit, which
+   * grpc refuses itself) then ends with trailers only, and the client reads why.
+   */
+  private static final class Writer<Q> implements java.util.function.Consumer<EncodedResponse.Stamped> {
+    private final ServerCall<Q, EncodedResponse.Stamped> call;
+    private boolean headersSent; // confined to the stream's context
+
+    Writer(ServerCall<Q, EncodedResponse.Stamped> call) {
+      this.call = call;
+    }
+
+    @Override
+    public void accept(EncodedResponse.Stamped response) {
+      if (!headersSent) {
+        headersSent = true;
+        call.sendHeaders(new Metadata());
+      }
+      call.sendMessage(response);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.signalbox.controlplane.xds;
+
+import io.grpc.SynchronizationContext;
+import io.micrometer.core.instrument.Counter;
+import io.signalbox.controlplane.snapshot.XdsType;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Where one stream's responses leave, in the order the stream computed them: its serializing
+ * context (grpc-java's {@link SynchronizationContext}, the model of grpc-java's own xDS client).
+ * The stream queues a response with its lock held ({@link #later}: encode, stamp, enqueue — no
+ * foreign code) and drains after releasing it ({@link #drain}); whichever thread drains runs every
+ * queued write, one at a time and in order, and a thread that finds another draining leaves its
+ * writes to it. So two threads that each computed a response (the writer for a release, the event
+ * loop for an ACK) never write them in the other order, and none writes under a lock.
+ */
+final class Outbound {
+
+  private final SynchronizationContext context;
+  private final Consumer<EncodedResponse.Stamped> sink;
+  private final ResponseEncoder encoder;
+  private final Map<XdsType, Counter> bytesPushed;
+
+  /**
+   * @param context the stream's serializing context; {@code sink} runs in it
+   * @param sink writes one response to the stream (the gRPC call's {@code sendMessage})
+   * @param bytesPushed counts the bytes each type's responses put on the wire
+   */
+  Outbound(SynchronizationContext context, Consumer<EncodedResponse.Stamped> sink, ResponseEncoder encoder,
+      Map<XdsType, Counter> bytesPushed) {
+    this.context = context;
+    this.sink = sink;
+    this.encoder = encoder;
+    this.bytesPushed = bytesPushed;
+  }
+
+  /** Queues {@code outgoing} as the response of {@code type} with {@code nonce}; written by {@link #drain}. */
+  void later(XdsType type, boolean delta, Subscription.Outgoing outgoing, String nonce) {
+    EncodedResponse response = delta
+        ? encoder.delta(type, outgoing.version(), outgoing.resources(), outgoing.removed(), List.of())
+        : encoder.sotw(type, outgoing.version(), outgoing.resources(), List.of());
+    EncodedResponse.Stamped stamped = response.stamped(nonce);
+    bytesPushed.get(type).increment(stamped.size());
+    context.executeLater(() -> sink.accept(stamped));
+  }
+
+  /** Writes what was queued; call with no lock held. */
+  void drain() {
+    context.drain();
+  }
+
+  /** Runs {@code task} in the stream's context, after what is queued. */
+  void execute(Runnable task) {
+    context.execute(task);
+  }
+}
