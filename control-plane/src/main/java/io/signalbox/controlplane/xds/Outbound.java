@@ -3,7 +3,6 @@ package io.signalbox.controlplane.xds;
 import io.grpc.SynchronizationContext;
 import io.micrometer.core.instrument.Counter;
 import io.signalbox.controlplane.snapshot.XdsType;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -39,8 +38,8 @@ final class Outbound {
   /** Queues {@code outgoing} as the response of {@code type} with {@code nonce}; written by {@link #drain}. */
   void later(XdsType type, boolean delta, Subscription.Outgoing outgoing, String nonce) {
     EncodedResponse response = delta
-        ? encoder.delta(type, outgoing.version(), outgoing.resources(), outgoing.removed(), List.of())
-        : encoder.sotw(type, outgoing.version(), outgoing.resources(), List.of());
+        ? encoder.delta(type, outgoing.version(), outgoing.resources(), outgoing.removed(), outgoing.errors())
+        : encoder.sotw(type, outgoing.version(), outgoing.resources(), outgoing.errors());
     EncodedResponse.Stamped stamped = response.stamped(nonce);
     bytesPushed.get(type).increment(stamped.size());
     context.executeLater(() -> sink.accept(stamped));

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.xds;
 
+import io.envoyproxy.envoy.service.discovery.v3.ResourceError;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.TypeResources;
 import io.signalbox.controlplane.snapshot.XdsResource;
@@ -34,8 +35,12 @@ import java.util.TreeSet;
  */
 final class Subscription {
 
-  /** A response to send: resources in name order, names removed (delta only), and its version. */
-  record Outgoing(String version, Collection<XdsResource> resources, List<String> removed) {}
+  /**
+   * A response to send: resources in name order, names removed (delta only), its version, and the
+   * subscribed names it reports an error for instead of a resource (xRFC TP3's {@code resource_errors}).
+   */
+  record Outgoing(String version, Collection<XdsResource> resources, List<String> removed,
+      List<ResourceError> errors) {}
 
   final XdsType type;
   private final boolean delta;
@@ -46,6 +51,9 @@ final class Subscription {
   // Its refusals: versions NACKed, standing NACKs, re-sends owed after a NACK.
   private final StandingNacks nacked = new StandingNacks();
   private boolean everResponded;
+  // The per-resource errors last reported or due (name -> the google.rpc code), so each is sent once
+  // while it stands, not with every response: see ResourceErrors.
+  private Map<String, ResourceError> erred = Map.of();
   // Delta only: holds a name it no longer asks for (told at reconnect, or kept when its wildcard
   // ended), so a change of any name of the type may concern it.
   private boolean holdsUnasked;
@@ -295,20 +303,27 @@ final class Subscription {
     Map<String, XdsResource> target = new TreeMap<>();
     boolean adjustedOffer = false;
     nacked.forgetRefusing();
+    Map<String, ResourceError> errors = Map.of();
     for (String name : desired) {
       XdsResource snap = current.get(name);
       XdsResource r = offer(snapshot, name, snap, parentHeld);
       adjustedOffer |= r != snap;
       if (r != null) {
         target.put(name, r);
+      } else if (!wildcard) {
+        errors = ResourceErrors.add(errors, name, snap == null
+            ? ResourceErrors.notFound(type, name)
+            : ResourceErrors.heldBack(type, name, snap.version(), lastNack));
       }
     }
+    List<ResourceError> newErrors = ResourceErrors.newSince(erred, errors);
+    erred = errors;
 
     Map<String, XdsResource> toSend = new LinkedHashMap<>();
     List<String> removed = new ArrayList<>();
     boolean resyncing = nacked.resyncingAt(snapshot.epoch());
     if (!delta && type.fullStateInSotw()) {
-      if (everResponded && sameVersions(target, sh.sent()) && !resyncing) {
+      if (everResponded && sameVersions(target, sh.sent()) && !resyncing && newErrors.isEmpty()) {
         return synced(snapshot);
       }
       toSend.putAll(target);
@@ -327,7 +342,7 @@ final class Subscription {
         }
       }
       boolean firstWildcardAnswer = delta && wildcard && !everResponded;
-      if (toSend.isEmpty() && removed.isEmpty() && !firstWildcardAnswer) {
+      if (toSend.isEmpty() && removed.isEmpty() && !firstWildcardAnswer && newErrors.isEmpty()) {
         return synced(snapshot);
       }
     }
@@ -335,11 +350,11 @@ final class Subscription {
     if (resyncing) {
       nacked.resynced();
     }
-    return respond(snapshot, current, toSend, removed, adjustedOffer, now);
+    return respond(snapshot, current, toSend, removed, newErrors, adjustedOffer, now);
   }
 
   private Outgoing respond(Snapshot snapshot, TypeResources current, Map<String, XdsResource> toSend,
-      List<String> removed, boolean adjustedOffer, Instant now) {
+      List<String> removed, List<ResourceError> errors, boolean adjustedOffer, Instant now) {
     String version = delta ? Long.toString(snapshot.epoch()) : current.version();
     if (adjustedOffer && !delta) {
       // The offer differs from the snapshot's for this client: never reuse a version string for
@@ -361,7 +376,7 @@ final class Subscription {
     for (XdsResource r : toSend.values()) {
       bytesSent += r.serializedSize();
     }
-    return new Outgoing(version, toSend.values(), removed);
+    return new Outgoing(version, toSend.values(), removed, errors);
   }
 
   private Outgoing synced(Snapshot snapshot) {
@@ -448,11 +463,15 @@ final class Subscription {
       } else if (r == null && s != null && delta) {
         removed.add(name);
       }
+      if (r != null && erred.containsKey(name)) {
+        // It exists now, or is offered again: an error about it no longer stands.
+        erred = ResourceErrors.without(erred, name);
+      }
     }
     if (toSend.isEmpty() && removed.isEmpty()) {
       return synced(snapshot);
     }
-    return respond(snapshot, current, toSend, removed, adjustedOffer, now);
+    return respond(snapshot, current, toSend, removed, List.of(), adjustedOffer, now);
   }
 
   /**
