@@ -6,7 +6,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.grpc.Status;
-import io.signalbox.controlplane.snapshot.XdsResource;
 import java.time.Clock;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -21,16 +20,6 @@ class HouseStyleTest {
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
       .importPackages("io.signalbox.controlplane");
-
-  @Test
-  void onlyTheSnapshotBuilderReadsAResourcesBuiltMessage() {
-    noClasses().that().resideOutsideOfPackage("io.signalbox.controlplane.snapshot..")
-        .should().callMethod(XdsResource.class, "message")
-        .because("a snapshot a follower serves, or a new leader takes over, is restored from stored bytes and has "
-            + "no built message: read a resource with content(Class), which parses those bytes (three failover "
-            + "bugs in one round read message() and saw nothing)")
-        .check(MAIN);
-  }
 
   @Test
   void timeComesFromAnInjectedClock() {

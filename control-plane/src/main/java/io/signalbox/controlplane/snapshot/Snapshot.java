@@ -284,7 +284,7 @@ public final class Snapshot {
   }
 
   private static XdsResource restored(XdsType type, StoredResource r) {
-    return new XdsResource(type, r.getName(), r.getVersion(), r.getChangedEpoch(), r.getResource(), null,
+    return new XdsResource.Stored(type, r.getName(), r.getVersion(), r.getChangedEpoch(), r.getResource(),
         Set.copyOf(r.getReferencesList()));
   }
 

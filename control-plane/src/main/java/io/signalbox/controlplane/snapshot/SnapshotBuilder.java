@@ -107,7 +107,7 @@ public final class SnapshotBuilder {
   }
 
   private XdsResource version(TranslatedResource tr, XdsResource previous) {
-    if (previous != null && previous.message() == tr.message()) {
+    if (previous instanceof XdsResource.Built built && built.message() == tr.message()) {
       return previous;
     }
     byte[] bytes = serialize(tr.message());
@@ -117,14 +117,14 @@ public final class SnapshotBuilder {
         && previous.references().equals(tr.references())) {
       // Same content from a fresh message: keep the old instance (and its bytes) so clients and the
       // next candidate see an unchanged resource.
-      return new XdsResource(previous.type(), previous.name(), previous.version(), previous.changedEpoch(),
-          previous.any(), tr.message(), previous.references());
+      return new XdsResource.Built(previous.type(), previous.name(), previous.version(), previous.changedEpoch(),
+          tr.message(), previous.any(), previous.references());
     }
     Any any = Any.newBuilder()
         .setTypeUrl(tr.type().typeUrl())
         .setValue(UnsafeByteOperations.unsafeWrap(bytes))
         .build();
-    return new XdsResource(tr.type(), tr.name(), version, SnapshotCandidate.UNSEALED, any, tr.message(),
+    return new XdsResource.Built(tr.type(), tr.name(), version, SnapshotCandidate.UNSEALED, tr.message(), any,
         tr.references());
   }
 

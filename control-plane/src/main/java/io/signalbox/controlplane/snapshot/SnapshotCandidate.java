@@ -81,10 +81,10 @@ public final class SnapshotCandidate {
    */
   public com.google.protobuf.Message changedMessage(XdsType type, String name) {
     XdsResource r = byType.get(type).get(name);
-    if (r == null || r.changedEpoch() != UNSEALED || r.message() == null) {
+    if (!(r instanceof XdsResource.Built built) || r.changedEpoch() != UNSEALED) {
       throw new IllegalArgumentException(type + " '" + name + "' is not a changed resource of this candidate");
     }
-    return r.message();
+    return built.message();
   }
 
   /** Names of resources of {@code type} that the parent had and this candidate does not, sorted. */

@@ -212,7 +212,7 @@ final class Subscription {
         XdsResource known = current.get(name);
         XdsResource claimed = known != null && known.version().equals(version)
             ? known
-            : new XdsResource(type, name, version, 0, null, null, Set.of());
+            : new XdsResource.Claimed(type, name, version);
         sh.send(name, claimed);
         sh.hold(name, claimed);
       });

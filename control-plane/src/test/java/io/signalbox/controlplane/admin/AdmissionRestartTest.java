@@ -32,8 +32,7 @@ class AdmissionRestartTest {
 
   private static List<String> servedDrops(RegistryServer sb) throws Exception {
     XdsResource r = sb.server.reconciler().view().snapshot().resources(XdsType.ENDPOINT).get("greeter");
-    ClusterLoadAssignment cla = r.message() instanceof ClusterLoadAssignment c ? c
-        : r.any().unpack(ClusterLoadAssignment.class);
+    ClusterLoadAssignment cla = r.content(ClusterLoadAssignment.class);
     return cla.getPolicy().getDropOverloadsList().stream()
         .map(d -> d.getCategory() + " " + d.getDropPercentage().getNumerator()).toList();
   }

@@ -18,6 +18,7 @@ import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
+import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.telemetry.LoadReporting;
 import io.signalbox.controlplane.telemetry.LrsTestServer;
@@ -148,7 +149,7 @@ class EndpointFiguresDrainTest {
   void anEpochRestoredFromTheStorePlacesTheEndpointInItsLocality() {
     Snapshot restored = Snapshot.fromEnvelope(snapshot.toEnvelope());
 
-    assertThat(restored.resources(XdsType.ENDPOINT).get("greeter").message()).isNull();
+    assertThat(restored.resources(XdsType.ENDPOINT).get("greeter")).isInstanceOf(XdsResource.Stored.class);
     assertThat(FleetDrainLoads.locality(restored, B2))
         .isEqualTo(new io.signalbox.controlplane.telemetry.Locality("", "a", ""))
         .isEqualTo(FleetDrainLoads.locality(snapshot, B2));

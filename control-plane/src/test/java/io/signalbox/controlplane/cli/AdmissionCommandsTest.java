@@ -34,8 +34,7 @@ class AdmissionCommandsTest {
 
   private List<ClusterLoadAssignment.Policy.DropOverload> servedDrops() throws Exception {
     XdsResource r = sb.server.reconciler().view().snapshot().resources(XdsType.ENDPOINT).get("greeter");
-    ClusterLoadAssignment cla = r.message() instanceof ClusterLoadAssignment c ? c
-        : r.any().unpack(ClusterLoadAssignment.class);
+    ClusterLoadAssignment cla = r.content(ClusterLoadAssignment.class);
     return cla.getPolicy().getDropOverloadsList();
   }
 

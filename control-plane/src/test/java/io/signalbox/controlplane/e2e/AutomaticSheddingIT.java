@@ -156,7 +156,7 @@ class AutomaticSheddingIT {
 
   private static ClusterLoadAssignment assignment() throws Exception {
     var r = epoch().resources(XdsType.ENDPOINT).get("greeter");
-    return r.message() instanceof ClusterLoadAssignment cla ? cla : r.any().unpack(ClusterLoadAssignment.class);
+    return r.content(ClusterLoadAssignment.class);
   }
 
   private static long ackedEndpointsEpoch() {

@@ -128,7 +128,7 @@ class OperatorSheddingIT {
   private static ClusterLoadAssignment served() throws Exception {
     Snapshot s = server.reconciler().view().snapshot();
     XdsResource r = s.resources(XdsType.ENDPOINT).get("greeter");
-    return r.message() instanceof ClusterLoadAssignment cla ? cla : r.any().unpack(ClusterLoadAssignment.class);
+    return r.content(ClusterLoadAssignment.class);
   }
 
   private static long ackedEndpointsEpoch() {

@@ -59,7 +59,7 @@ class AutomaticDropsBuildTest {
   }
 
   private static List<String> drops(Snapshot s) {
-    ClusterLoadAssignment cla = (ClusterLoadAssignment) s.resources(XdsType.ENDPOINT).get("web").message();
+    ClusterLoadAssignment cla = s.resources(XdsType.ENDPOINT).get("web").content(ClusterLoadAssignment.class);
     return cla.getPolicy().getDropOverloadsList().stream()
         .map(d -> d.getCategory() + " " + d.getDropPercentage().getNumerator()).toList();
   }
@@ -100,7 +100,7 @@ class AutomaticDropsBuildTest {
 
     Snapshot newLeader = build(Intent.NONE, restored, AutomaticDrops.INHERITED);
 
-    assertThat(restored.resources(XdsType.ENDPOINT).get("web").message()).isNull();
+    assertThat(restored.resources(XdsType.ENDPOINT).get("web")).isInstanceOf(io.signalbox.controlplane.snapshot.XdsResource.Stored.class);
     assertThat(AutomaticDrops.perMillion(restored, "web")).isEqualTo(500_000);
     assertThat(AutomaticDrops.inherited(restored)).isEqualTo(automatic);
     assertThat(drops(newLeader)).containsExactly("signalbox_overload 500000");

@@ -120,7 +120,7 @@ class RollbackPropertiesTest {
 
   private static void assertNothingResurrected(Snapshot s, Map<String, Map<Integer, EndpointState>> endpoints) {
     for (XdsResource r : s.resources(XdsType.ENDPOINT).byName().values()) {
-      ClusterLoadAssignment cla = (ClusterLoadAssignment) r.message();
+      ClusterLoadAssignment cla = r.content(ClusterLoadAssignment.class);
       Map<Integer, EndpointState> now = endpoints.get(r.name());
       for (var locality : cla.getEndpointsList()) {
         for (LbEndpoint lb : locality.getLbEndpointsList()) {

@@ -120,7 +120,7 @@ class ShedNackRollbackTest {
 
   private static ClusterLoadAssignment assignment(Snapshot s) throws InvalidProtocolBufferException {
     var r = s.resources(XdsType.ENDPOINT).get("web");
-    return r.message() instanceof ClusterLoadAssignment cla ? cla : r.any().unpack(ClusterLoadAssignment.class);
+    return r.content(ClusterLoadAssignment.class);
   }
 
   private static void step(Reconciler reconciler) {

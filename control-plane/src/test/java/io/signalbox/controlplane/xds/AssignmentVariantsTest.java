@@ -88,7 +88,7 @@ class AssignmentVariantsTest {
         TypeResources fresh = new AssignmentVariants(as).resources(s);
         assertThat(versions(built)).as("%s, epoch %d", as, epoch).isEqualTo(versions(fresh));
         for (XdsResource r : built.byName().values()) {
-          ClusterLoadAssignment sent = (ClusterLoadAssignment) r.message();
+          ClusterLoadAssignment sent = r.content(ClusterLoadAssignment.class);
           assertThat(r.version()).isEqualTo(SnapshotBuilder.versionOf(sent));
           assertThat(sent.getEndpointsList()).allSatisfy(l -> assertThat(l.getLbEndpointsList())
               .noneMatch(e -> e.getHealthStatus() == HealthStatus.DRAINING));

@@ -35,7 +35,8 @@ class EncodedResponseTest {
                         io.envoyproxy.envoy.config.core.v3.SocketAddress.newBuilder().setAddress("127.0.0.1")
                             .setPortValue(port))))))
         .build();
-    return new XdsResource(XdsType.ENDPOINT, cluster, "v-" + cluster + "-" + port, 1, Any.pack(cla), cla, Set.of());
+    return new XdsResource.Built(XdsType.ENDPOINT, cluster, "v-" + cluster + "-" + port, 1, cla, Any.pack(cla),
+        Set.of());
   }
 
   private static byte[] drained(EncodedResponse.Stamped stamped) throws Exception {

@@ -22,8 +22,8 @@ class SentAndHeldTest {
   private static final List<String> NAMES = List.of("a", "b", "c", "d", "e", "f");
 
   private static XdsResource resource(String name, int version, boolean references) {
-    return new XdsResource(XdsType.CLUSTER, name, "v" + version, version, null, null,
-        references ? Set.of("child-" + version % 3) : Set.of());
+    return new XdsResource.Stored(XdsType.CLUSTER, name, "v" + version, version,
+        com.google.protobuf.Any.getDefaultInstance(), references ? Set.of("child-" + version % 3) : Set.of());
   }
 
   @Test
