@@ -104,7 +104,7 @@ function axis(extra) {
  * Shows `spec` in the element `id`: the plot is built once per set of series and then only given
  * new data, so the cursor and the legend's hover state survive the 2 s poll.
  *
- * spec: { title, x: [keys], xs: [numbers on the x scale], series: [{ name, colour, dash, values, format }],
+ * spec: { title, x: [keys], xs: [numbers on the x scale], series: [{ name, colour, dash, width, values }],
  *         kind: 'time' | 'epochs', y: { log, range, steps, format }, draw }
  */
 function plot(id, spec) {
@@ -138,7 +138,7 @@ function plot(id, spec) {
   spec.series.forEach((s, i) => series.push({
     label: s.name,
     stroke: s.colour,
-    width: spec.kind === 'epochs' ? 0 : 2,
+    width: spec.kind === 'epochs' ? 0 : s.width || 2,
     dash: s.dash || [],
     spanGaps: false,
     points: spec.kind === 'epochs' ? { show: true, size: s.size, width: 2, fill: i === 0 ? s.colour : 'rgba(0,0,0,0)' }
@@ -147,7 +147,7 @@ function plot(id, spec) {
     value: (u, v, si, idx) => {
       const k = idx === null || idx === undefined ? newest(u, si) : idx;
       const raw = k === null ? null : entry.spec.series[i].values[k];
-      return raw === null || raw === undefined ? '–' : (s.format || spec.y.format)(raw);
+      return raw === null || raw === undefined ? '–' : spec.y.format(raw);
     },
   }));
   const width = Math.max(300, root.clientWidth);
@@ -225,7 +225,8 @@ function drawConvergence(id, epochsNewestFirst) {
 function drawLag(id, lag, field, title) {
   const samples = lag.samples;
   const newest = samples.length ? samples[samples.length - 1].groups : [];
-  const series = [{ name: 'all clients', colour: FLEET_COLOUR, values: samples.map((s) => s[field]) }];
+  // The fleet is drawn wide under the groups' dashes: where one group is the whole lag, both show.
+  const series = [{ name: 'all clients', colour: FLEET_COLOUR, width: 4, values: samples.map((s) => s[field]) }];
   newest.slice(0, LAG_GROUPS).forEach((g, i) => series.push({
     name: g.group, colour: PALETTE[i % PALETTE.length], dash: DASHES[(i + 1) % DASHES.length],
     // A group missing from a sample (not connected yet) is drawn at 0.
