@@ -162,7 +162,7 @@ class DashboardIT {
     assertThat(text("frozen")).isEqualTo("no");
     assertThat(text("nacking")).isEqualTo("0");
     // Nothing needs attention: the section is one line, and the four plots fit a 1400×1000 screen.
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+    await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
       assertThat(browser.findElement(By.id("attention-none")).isDisplayed()).isTrue();
       assertThat(browser.findElements(By.cssSelector("#attention section.attention")))
           .allSatisfy(s -> assertThat(s.isDisplayed()).as(s.getAttribute("id")).isFalse());
@@ -202,7 +202,8 @@ class DashboardIT {
     // A source that refuses its input says why (file, field, rule) wherever it says FAILED, and the
     // page never calls the input valid next to it.
     ws.write("endpoints.yaml", endpoints("b1").replace("port: " + backends.port("b1"), "port: 70000"));
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+    // The rows are rebuilt every 2 s: an element found just before may be gone when read.
+    await().atMost(Duration.ofSeconds(20)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
       List<String> source = browser.findElements(By.cssSelector("#sources tbody tr[data-source^='file:'] td")).stream()
           .map(WebElement::getText).toList();
       assertThat(source).hasSize(3);
