@@ -1,5 +1,5 @@
 // Signalbox dashboard: polls the admin API every 2 s (DESIGN §6: no stream held open, no external
-// network) and draws what it gets. Helpers live in common.js, the charts in charts.js.
+// network) and draws what it gets. Helpers live in common.js, the charts (uPlot) in charts.js.
 'use strict';
 
 const POLL_MS = 2000;
@@ -20,6 +20,47 @@ function renderGlance(status, summary) {
   $('converged').className = summary.onCurrentEpoch === summary.clients ? 'ok' : 'warn';
   $('nacking').textContent = summary.nacking;
   $('nacking').className = summary.nacking > 0 ? 'bad' : 'ok';
+  const health = Object.values(status.sources || {});
+  const failing = health.filter((h) => h !== 'FRESH');
+  $('sources-state').textContent = health.length === 0 ? '–' : failing.length === 0 ? 'all ' + health.length + ' fresh'
+      : [...new Set(failing)].map((h) => failing.filter((f) => f === h).length + ' ' + h.toLowerCase()).join(', ');
+  $('sources-state').className = failing.length === 0 ? 'ok' : 'bad';
+}
+
+/**
+ * A "needs attention" table or list: its block is shown only when it has something, so with
+ * nothing to do the section is the one line that says so.
+ */
+function fillAttention(id, items, render) {
+  $('att-' + id).hidden = items.length === 0;
+  if ($(id).tagName === 'TABLE') {
+    fill(id, items, render);
+  } else {
+    $(id).replaceChildren(...items.map((text) => {
+      const li = document.createElement('li');
+      li.className = 'msg bad';
+      li.textContent = text;
+      return li;
+    }));
+  }
+}
+
+function showAttentionLine() {
+  const any = Array.from(document.querySelectorAll('#attention > section.attention')).some((s) => !s.hidden);
+  $('attention-none').hidden = any;
+}
+
+/** Why each source that is not FRESH is so: file, field and rule, as GET /api/v1/status says. */
+function sourceReasons(status, id) {
+  const problems = (status.sourceProblems || {})[id] || [];
+  return problems.length ? problems : [status.sources[id] === 'FRESH' ? '' : 'no reason reported'];
+}
+
+function renderSourceProblems(status) {
+  const lines = Object.entries(status.sources || {}).filter(([, health]) => health !== 'FRESH')
+      .flatMap(([id, health]) => sourceReasons(status, id)
+          .map((why) => health + ': ' + (why.startsWith(id) ? why : id + ': ' + why)));
+  fillAttention('source-problems', lines);
 }
 
 function renderWhoami(me) {
@@ -47,7 +88,7 @@ async function confirmHeld(cluster, button) {
 }
 
 function renderHeld(status, now) {
-  fillOrEmpty('held', 'held-empty', status.held || [], (tr, h) => {
+  fillAttention('held', status.held || [], (tr, h) => {
     const target = h.cluster === null || h.cluster === undefined ? null : h.cluster;
     tr.dataset.cluster = target === null ? '' : target;
     cell(tr, target === null ? 'config ' + h.config : target);
@@ -85,7 +126,7 @@ function renderAdmission(status, now) {
     Object.entries(status.heldEjections || {}).forEach(([endpoint, why]) => rows.push({
       what: 'ejection held', where: endpoint, by: why, since: f.at }));
   }
-  fillOrEmpty('admission', 'admission-empty', rows, (tr, r) => {
+  fillAttention('admission', rows, (tr, r) => {
     cell(tr, r.what, 'warn');
     cell(tr, r.where);
     cell(tr, r.by, 'msg');
@@ -94,7 +135,7 @@ function renderAdmission(status, now) {
 }
 
 function renderDrains(drains, now) {
-  fillOrEmpty('drains', 'drains-empty', drains, (tr, d) => {
+  fillAttention('drains', drains, (tr, d) => {
     tr.dataset.endpoint = d.cluster + '/' + d.endpoint;
     cell(tr, d.cluster + '/' + d.endpoint);
     cell(tr, d.actor + (d.reason ? ': ' + d.reason : ''));
@@ -112,7 +153,7 @@ function renderDrains(drains, now) {
 }
 
 function renderNackGroups(summary, now) {
-  fillOrEmpty('nack-groups', 'nack-groups-empty', summary.nacksByMessage || [], (tr, g) => {
+  fillAttention('nack-groups', summary.nacksByMessage || [], (tr, g) => {
     cell(tr, typeName(g.type));
     cell(tr, g.message, 'msg bad');
     cell(tr, g.clients, 'num');
@@ -127,7 +168,7 @@ function renderClientWarnings(status) {
   const kinds = Object.entries(status.clientKinds || {});
   $('client-kinds').textContent = kinds.length === 0 ? 'No connected client of a known kind.'
       : 'Connected: ' + kinds.map(([kind, n]) => n + ' ' + kind).join(', ') + '.';
-  fillOrEmpty('client-warnings', 'client-warnings-empty', status.clientWarnings || [], (tr, w) => {
+  fillAttention('client-warnings', status.clientWarnings || [], (tr, w) => {
     cell(tr, w, 'msg ' + (w.includes('[client.rejected]') ? 'bad' : 'warn'));
   });
 }
@@ -159,24 +200,14 @@ function renderReplicas(status, replicas, now) {
 
 /** Clusters whose load reports show most localities erring at once (issue 30). */
 function renderCorrelated(status) {
-  fillList('correlated', 'correlated-empty', status.correlatedErrors || []);
-}
-
-function fillList(listId, emptyId, items) {
-  $(listId).hidden = items.length === 0;
-  $(emptyId).hidden = items.length > 0;
-  $(listId).replaceChildren(...items.map((text) => {
-    const li = document.createElement('li');
-    li.className = 'msg bad';
-    li.textContent = text;
-    return li;
-  }));
+  fillAttention('correlated', status.correlatedErrors || []);
 }
 
 /** The cluster whose load is shown: the one picked, else the first that reports. */
 function loadCluster(status) {
   const clusters = status.loadReporting || [];
   $('load').hidden = clusters.length === 0;
+  $('load-share-chart').hidden = clusters.length === 0;
   $('load-none').hidden = clusters.length > 0;
   const select = $('load-cluster');
   const picked = clusters.includes(select.value) ? select.value : clusters[0];
@@ -191,7 +222,7 @@ function renderLoad(load, now) {
   const places = load.endpoints.length ? load.endpoints : load.localities;
   const what = load.endpoints.length ? 'endpoint' : 'locality';
   drawShare('load-share-chart', load.history, 'Share of the requests issued per ' + what + ' of cluster '
-      + load.cluster + ', last 15 minutes');
+      + load.cluster + ', per reporting interval');
   const reporting = load.clients.length - load.stopped.length;
   $('load-summary').textContent = (load.skew === null ? 'skew –' : 'skew ' + load.skew.toFixed(2) + ' (max/mean of '
       + load.skewOf + ')') + ' · ' + plural(reporting, 'client') + ' reporting every ' + load.intervalSeconds + ' s'
@@ -259,7 +290,7 @@ function renderGroups(summary) {
     cell(tr, g.maxLagSeconds.toFixed(1), 'num');
     cell(tr, g.nacking, 'num' + (g.nacking > 0 ? ' bad' : ''));
   });
-  drawHistogram('by-epoch-chart', summary.byEpoch, summary.epoch, summary.clients);
+  drawHistogram('by-epoch', summary.byEpoch, summary.epoch, summary.clients);
 }
 
 function renderEpochs(epochs, now) {
@@ -278,12 +309,24 @@ function renderEpochs(epochs, now) {
 
 function renderHealth(status, now) {
   fill('sources', Object.entries(status.sources || {}), (tr, [id, health]) => {
+    tr.dataset.source = id;
     cell(tr, id);
     cell(tr, health, health === 'FRESH' ? 'ok' : health === 'STALE' ? 'warn' : 'bad');
+    cell(tr, sourceReasons(status, id).join('\n'), 'msg');
   });
   const box = $('rejection');
   const r = status.lastRejection;
-  if (!r) return;
+  if (!r) {
+    // A source refusing its input never builds a candidate, so there is no rejection to show; the
+    // page must not call the input valid next to a FAILED source.
+    const refused = Object.values(status.sources || {}).some((h) => h !== 'FRESH');
+    const p = document.createElement('p');
+    p.className = 'muted';
+    p.textContent = refused ? 'No candidate was rejected; a source\'s input is refused before one is built (see Sources).'
+        : 'None: every input so far was valid.';
+    box.replaceChildren(p);
+    return;
+  }
   const head = document.createElement('p');
   // Which input it was about, and whether a later valid input has superseded it (issue 29).
   const about = r.inputs && r.inputs.length ? ' about ' + r.inputs.join(', ') : '';
@@ -346,6 +389,7 @@ async function poll() {
     $('main').hidden = false;
     renderWhoami(me.body);
     renderGlance(status.body, summary.body);
+    renderSourceProblems(status.body);
     renderHeld(status.body, now);
     renderAdmission(status.body, now);
     renderDrains(drains.body, now);
@@ -355,13 +399,14 @@ async function poll() {
     if (load) renderLoad(load.body, now);
     renderReplicas(status.body, replicas.body, now);
     renderConvergence(convergence.body);
-    drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, last 15 minutes');
-    drawLag('lag-seconds-chart', lag.body, 'maxLagSeconds', 'Longest time a client has lacked an epoch, last 15 minutes');
+    drawLag('lag-behind-chart', lag.body, 'behind', 'Clients not holding the current epoch, by node group');
+    drawLag('lag-seconds-chart', lag.body, 'maxLagSeconds', 'Longest time a client has lacked an epoch, by node group');
     renderGroups(summary.body);
     renderNacks(summary.body, now);
     renderEpochs(epochs.body, now);
     renderHealth(status.body, now);
     renderClients(clients.body, Number(clients.total));
+    showAttentionLine();
     $('updated').textContent = 'updated ' + new Date(now).toLocaleTimeString();
     $('updated').className = '';
   } catch (e) {

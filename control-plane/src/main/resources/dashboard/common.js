@@ -44,6 +44,17 @@ function plural(n, word) {
   return n + ' ' + word + (n === 1 ? '' : 's');
 }
 
+function number(n) {
+  return Number(n).toLocaleString('en-US');
+}
+
+function percent(part, whole) {
+  if (whole === 0) return '–';
+  const p = (100 * part) / whole;
+  if (p > 0 && p < 0.1) return '<0.1 %';
+  return (p < 10 && p !== Math.round(p) ? p.toFixed(1) : Math.round(p)) + ' %';
+}
+
 function cell(row, text, cls) {
   const td = document.createElement('td');
   td.textContent = text === null || text === undefined ? '–' : String(text);

@@ -181,6 +181,11 @@ class AdminApiTest {
     HttpResponse<String> script = sb.get("/dashboard/app.js");
     assertThat(script.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/javascript"));
     assertThat(sb.get("/dashboard/style.css").statusCode()).isEqualTo(200);
+    // The chart library comes from its WebJar in the jar, never from a CDN.
+    HttpResponse<String> uplot = sb.get("/dashboard/uplot.js");
+    assertThat(uplot.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/javascript"));
+    assertThat(uplot.body()).contains("uPlot");
+    assertThat(sb.get("/dashboard/uplot.css").body()).contains(".u-legend");
     assertError(sb.get("/dashboard/missing.js"), 404, "not_found", "no dashboard file 'missing.js'");
     assertError(sb.get("/dashboard/..%2Fsecret.txt"), 404, "not_found", "no dashboard file '../secret.txt'");
   }

@@ -70,7 +70,8 @@ class ClientWarningsDashboardIT {
   void showsWhatAConnectedGrpcJsClientWillIgnoreBeforeItNacksAnything() {
     browser.get("http://127.0.0.1:" + server.adminPort() + "/");
     await().atMost(Duration.ofSeconds(20)).until(() -> text("client-kinds").equals("No connected client of a known kind."));
-    assertThat(browser.findElement(By.id("client-warnings-empty")).isDisplayed()).isTrue();
+    assertThat(browser.findElement(By.id("attention-none")).isDisplayed()).isTrue();
+    assertThat(browser.findElement(By.id("att-client-warnings")).isDisplayed()).isFalse();
 
     try (RecordingAdsClient grpcJs = new RecordingAdsClient(server.xdsPort()).openSotw()) {
       grpcJs.send(DiscoveryRequest.newBuilder()
@@ -79,6 +80,7 @@ class ClientWarningsDashboardIT {
 
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
         assertThat(text("client-kinds")).isEqualTo("Connected: 1 grpc-js.");
+        assertThat(browser.findElement(By.id("attention-none")).isDisplayed()).isFalse();
         assertThat(browser.findElements(By.cssSelector("#client-warnings tbody tr")).stream().map(e -> e.getText()))
             .containsExactly("endpoints of cluster 'greeter': endpoint weights: 1 grpc-js client will ignore them "
                 + "(grpc-js: round robin treats endpoints alike; ring hash uses them) [client.ignored] (warning)");

@@ -161,6 +161,16 @@ class DashboardIT {
     assertThat(text("store")).isEqualTo("available");
     assertThat(text("frozen")).isEqualTo("no");
     assertThat(text("nacking")).isEqualTo("0");
+    // Nothing needs attention: the section is one line, and the four plots fit a 1400×1000 screen.
+    await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
+      assertThat(browser.findElement(By.id("attention-none")).isDisplayed()).isTrue();
+      assertThat(browser.findElements(By.cssSelector("#attention section.attention")))
+          .allSatisfy(s -> assertThat(s.isDisplayed()).as(s.getAttribute("id")).isFalse());
+      assertThat(browser.findElement(By.id("attention")).getSize().getHeight()).isLessThan(60);
+      assertThat(browser.findElements(By.cssSelector(".charts section.panel"))).hasSize(4)
+          .allSatisfy(p -> assertThat(p.getLocation().getY() + p.getSize().getHeight())
+              .as("bottom of %s", p.getAttribute("aria-labelledby")).isLessThanOrEqualTo(1000));
+    });
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
       assertThat(text("leader")).startsWith("One process (standalone)");
       assertThat(browser.findElements(By.cssSelector("#replicas tbody tr td")).stream().map(e -> e.getText())
@@ -188,6 +198,22 @@ class DashboardIT {
       assertThat(row("clients").get(7)).isEqualTo(("CDS @" + rejected + ": " + grpcError).strip());
     });
     assertThat(grpcError).containsIgnoringCase("maglev");
+
+    // A source that refuses its input says why (file, field, rule) wherever it says FAILED, and the
+    // page never calls the input valid next to it.
+    ws.write("endpoints.yaml", endpoints("b1").replace("port: " + backends.port("b1"), "port: 70000"));
+    // The rows are rebuilt every 2 s: an element found just before may be gone when read.
+    await().atMost(Duration.ofSeconds(20)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
+      List<String> source = browser.findElements(By.cssSelector("#sources tbody tr[data-source^='file:'] td")).stream()
+          .map(WebElement::getText).toList();
+      assertThat(source).hasSize(3);
+      assertThat(source.get(1)).isEqualTo("FAILED");
+      assertThat(source.get(2)).contains("endpoints.yaml", "port: must be <= 65535, was 70000 [range]");
+      assertThat(browser.findElements(By.cssSelector("#source-problems li"))).singleElement()
+          .satisfies(li -> assertThat(li.getText()).startsWith("FAILED: file:").contains("[range]"));
+      assertThat(text("sources-state")).isEqualTo("1 failed");
+      assertThat(text("rejection")).doesNotContain("every input so far was valid");
+    });
 
     Path screenshot = Path.of("target", "dashboard.png");
     Files.createDirectories(screenshot.getParent());

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -167,19 +168,19 @@ class DashboardPanelsIT {
     openAs(VIEWER);
 
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      TreeSet<String> drawn = new TreeSet<>(script("return Array.from(document.querySelectorAll("
-          + "'#convergence-chart g.point')).map(p => p.parentNode.getAttribute('data-epoch') + ' '"
-          + " + p.getAttribute('data-share') + ' ' + p.getAttribute('data-seconds'))").stream()
-          .map(DashboardPanelsIT::normalized).toList());
+      TreeSet<String> drawn = new TreeSet<>();
+      for (String share : List.of("50 %", "90 %", "99 %", "100 %")) {
+        DashboardCharts.points(browser, "convergence-chart", share).forEach(p -> drawn.add(p.replace(" ", " " + share + " ")));
+      }
       TreeSet<String> served = new TreeSet<>();
       for (JsonNode e : api("/api/v1/convergence")) {
         e.get("seconds").fields().forEachRemaining(s -> {
           if (s.getValue().isNumber()) {
-            served.add(e.get("epoch").asLong() + " " + s.getKey() + " " + number(s.getValue().asDouble()));
+            served.add(e.get("epoch").asLong() + " " + s.getKey().substring(1) + " % " + number(s.getValue().asDouble()));
           }
         });
       }
-      assertThat(served).contains(newest + " p100 " + number(api("/api/v1/convergence").get(0).get("seconds")
+      assertThat(served).contains(newest + " 100 % " + number(api("/api/v1/convergence").get(0).get("seconds")
           .get("p100").asDouble()));
       assertThat(drawn).isEqualTo(served);
     });
@@ -200,9 +201,22 @@ class DashboardPanelsIT {
         }
         servedWeb.add(s.get("at").asText() + " " + number(web));
       }
-      assertThat(points("lag-behind-chart", "all clients")).isEqualTo(served);
-      assertThat(points("lag-seconds-chart", "web")).isEqualTo(servedWeb);
+      assertThat(DashboardCharts.points(browser, "lag-behind-chart", "all clients")).isEqualTo(served);
+      assertThat(DashboardCharts.points(browser, "lag-seconds-chart", "web")).isEqualTo(servedWeb);
+      // Every series has its own legend entry, label and colour: the fleet and both node groups.
+      assertThat(DashboardCharts.series(browser, "lag-behind-chart")).containsExactlyInAnyOrder("all clients", "web", "e2e");
+      for (String chart : List.of("convergence-chart", "lag-behind-chart", "lag-seconds-chart")) {
+        DashboardCharts.assertEverySeriesLabelled(browser, chart);
+      }
+      assertThat(DashboardCharts.series(browser, "convergence-chart")).containsExactly("50 %", "90 %", "99 %", "100 %");
     });
+    // Counts get whole-number ticks only (never "0.5" on "Clients behind").
+    assertThat(DashboardCharts.yTicks(browser, "lag-behind-chart")).isNotEmpty()
+        .allSatisfy(t -> assertThat(t).matches("[0-9,]+"));
+    // Values on hover: over the oldest sample, the legend shows its time instead of the newest.
+    Map<String, Object> hovered = DashboardCharts.hoverFirst(browser, "lag-behind-chart");
+    assertThat(hovered.get("idx")).isEqualTo(0L);
+    assertThat(hovered.get("shown")).isEqualTo(hovered.get("expected"));
     assertThat(browser.findElement(By.id("convergence-summary")).getText()).startsWith("Epoch " + newest + " (");
     Path screenshot = Path.of("target", "dashboard-panels.png");
     Files.createDirectories(screenshot.getParent());
@@ -218,13 +232,6 @@ class DashboardPanelsIT {
   static String normalized(String drawn) {
     int space = drawn.lastIndexOf(' ');
     return drawn.substring(0, space + 1) + number(Double.parseDouble(drawn.substring(space + 1)));
-  }
-
-  /** The points of one series of a lag chart: {@code at value}, oldest first. */
-  static List<String> points(String chart, String series) {
-    return script("return Array.from(document.querySelectorAll('#" + chart + " g.series[data-series=\"" + series
-        + "\"] circle.point')).map(p => p.getAttribute('data-at') + ' ' + p.getAttribute('data-value'))").stream()
-        .map(DashboardPanelsIT::normalized).toList();
   }
 
   @Test
@@ -285,7 +292,7 @@ class DashboardPanelsIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("confirm-result")).getText()
         .equals("Confirmed the held update of greeter."));
     await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/held").isEmpty()
-        && browser.findElement(By.id("held-empty")).isDisplayed());
+        && !browser.findElement(By.id("att-held")).isDisplayed());
     JsonNode audit = api("/api/v1/audit?limit=100");
     assertThat(audit.findValues("action").stream().map(JsonNode::asText)).contains("confirm");
     assertThat(audit.findParents("action").stream().filter(a -> a.get("action").asText().equals("confirm"))

@@ -133,8 +133,8 @@ class DemoIT {
           places.add(row.getAttribute("data-place"));
         }
         assertThat(places).containsExactlyInAnyOrder("b1", "b2", "b3", "b4");
-        assertThat(browser.findElements(By.cssSelector("#load-share-chart g.series")).stream()
-            .map(g -> g.getAttribute("data-series")).toList()).containsExactlyInAnyOrder("b1", "b2", "b3", "b4");
+        assertThat(DashboardCharts.series(browser, "load-share-chart")).containsExactlyInAnyOrder("b1", "b2", "b3", "b4");
+        DashboardCharts.assertEverySeriesLabelled(browser, "load-share-chart");
         assertThat(browser.findElement(By.id("load-summary")).getText()).contains("3 clients reporting every 2 s");
       });
     } finally {

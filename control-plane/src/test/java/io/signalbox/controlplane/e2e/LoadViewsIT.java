@@ -202,16 +202,19 @@ class LoadViewsIT {
     browser.get("http://127.0.0.1:" + server.adminPort() + "/");
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
       // The page and the API are read at different moments: compare the intervals both hold.
-      TreeSet<String> drawn = new TreeSet<>(script("return Array.from(document.querySelectorAll("
-          + "'#load-share-chart g.series circle.point')).map(p => p.parentNode.getAttribute('data-series') + ' '"
-          + " + p.getAttribute('data-at') + ' ' + Math.round(10 * p.getAttribute('data-value')))"));
+      TreeSet<String> drawn = new TreeSet<>();
+      for (String zone : ZONES) {
+        for (String p : DashboardCharts.points(browser, "load-share-chart", zone)) {
+          int space = p.indexOf(' ');
+          drawn.add(zone + " " + p.substring(0, space) + " " + Math.round(10 * Double.parseDouble(p.substring(space + 1))));
+        }
+      }
       TreeSet<String> served = servedShares(api("/api/v1/clusters/greeter/load").get("history"));
       TreeSet<String> common = new TreeSet<>(drawn);
       common.retainAll(served);
       assertThat(common.size()).as("drawn %s, served %s", drawn, served).isGreaterThanOrEqualTo(3 * 3);
-      TreeSet<String> drawnSeries = new TreeSet<>(script("return Array.from(document.querySelectorAll("
-          + "'#load-share-chart g.series')).map(g => g.getAttribute('data-series'))"));
-      assertThat(drawnSeries).containsExactlyElementsOf(ZONES);
+      assertThat(DashboardCharts.series(browser, "load-share-chart")).containsExactlyInAnyOrderElementsOf(ZONES);
+      DashboardCharts.assertEverySeriesLabelled(browser, "load-share-chart");
       assertThat(browser.findElements(By.cssSelector("#load-places tbody tr")).stream()
           .map(r -> r.getAttribute("data-place")).toList()).containsExactlyInAnyOrderElementsOf(ZONES);
       assertThat(browser.findElement(By.id("load-summary")).getText()).startsWith("skew 1.")
