@@ -54,6 +54,8 @@ public record ClientRecord(
    *
    * @param syncedEpoch the newest epoch whose content of this type the client holds exactly
    * @param refusing its standing NACKs: resource name -> the version it refused and is offered around
+   * @param wildcard whether the stream subscribes to the whole type
+   * @param names the names it subscribes to by name, as its requests said
    */
   public record Position(
       String sentVersion,
@@ -63,12 +65,22 @@ public record ClientRecord(
       long ackedEpoch,
       Instant ackedAt,
       long syncedEpoch,
-      java.util.Map<String, String> refusing) {
+      java.util.Map<String, String> refusing,
+      boolean wildcard,
+      java.util.Set<String> names) {
 
     public static final Position NOTHING_SENT = new Position(null, 0, null, null, 0, null, 0);
 
     public Position {
       refusing = refusing == null ? java.util.Map.of() : java.util.Map.copyOf(refusing);
+      names = names == null ? java.util.Set.of() : names;
+    }
+
+    /** A position whose subscription is not known. */
+    public Position(String sentVersion, long sentEpoch, Instant sentAt, String ackedVersion, long ackedEpoch,
+        Instant ackedAt, long syncedEpoch, java.util.Map<String, String> refusing) {
+      this(sentVersion, sentEpoch, sentAt, ackedVersion, ackedEpoch, ackedAt, syncedEpoch, refusing, false,
+          java.util.Set.of());
     }
 
     /** A position with no standing NACK. */

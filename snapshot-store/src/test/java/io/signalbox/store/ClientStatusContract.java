@@ -150,6 +150,20 @@ public abstract class ClientStatusContract {
   }
 
   @Test
+  void keepsTheNamesEachStreamSubscribedToWhateverTheyHold() {
+    ClientRecord named = new ClientRecord(key("host-a/1", "grpc-1", 1, EDS), "payments", "a", "grpc-java",
+        new ClientRecord.Position("5", 5, T0, "5", 5, T0, 5, java.util.Map.of(), false,
+            java.util.Set.of("greeter", "a\nb", "100%", "*x")),
+        null, 0, T0, true);
+    ClientRecord wildcard = new ClientRecord(key("host-a/1", "grpc-1", 1, CDS), "payments", "a", "grpc-java",
+        new ClientRecord.Position("5", 5, T0, "5", 5, T0, 5, java.util.Map.of(), true, java.util.Set.of("extra")),
+        null, 0, T0, true);
+    store.clients().save(List.of(named, wildcard));
+
+    assertThat(store.clients().all()).containsExactlyInAnyOrder(named, wildcard);
+  }
+
+  @Test
   void listsNackEventsNewestFirstAndByTheEpochTheyReject() {
     NackEvent first = nack("envoy-1", 4, 5, T0, List.of("b", "a"));
     NackEvent second = nack("envoy-2", 5, 5, T0.plusSeconds(1), List.of());

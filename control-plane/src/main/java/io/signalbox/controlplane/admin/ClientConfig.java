@@ -24,11 +24,10 @@ import java.util.function.LongFunction;
  * current epoch gives it.
  *
  * <p>Built from the fleet's client rows, which every replica reads from the store, and from the
- * epoch log, so every replica gives the same answer. Which names a client subscribes to is not
- * stored (the recorder keeps a row per type, not per name, for cost: docs/benchmarks.md), so they
- * are derived: LDS and CDS are the whole type (a state-of-the-world wildcard), RDS the names the
- * client's ACKed listeners reference, EDS those its ACKed clusters reference; a type whose parent
- * the client does not subscribe to is the whole type too.
+ * epoch log, so every replica gives the same answer. Which names each stream subscribes to is
+ * stored with its rows (as its requests said: the whole type, or these names). For rows written
+ * before that was stored, they are derived: LDS and CDS are the whole type, RDS the names the
+ * client's ACKed listeners reference, EDS those its ACKed clusters reference.
  */
 record ClientConfig(
     String nodeId,
@@ -45,6 +44,8 @@ record ClientConfig(
    * @param resources what the ACKed epoch gives this client, in name order; null when that epoch is
    *     no longer stored ({@code unavailable} says so)
    * @param diff from what it holds to what the current epoch gives it; null when either is unknown
+   * @param wildcard whether the stream subscribes to the whole type
+   * @param subscribed the names it subscribes to by name, in name order, as its requests said
    */
   record TypeConfig(
       String type,
@@ -56,7 +57,9 @@ record ClientConfig(
       Map<String, String> refusing,
       List<Held> resources,
       String unavailable,
-      Diff diff) {}
+      Diff diff,
+      boolean wildcard,
+      List<String> subscribed) {}
 
   /** The type's most recent NACK; {@code standing} while it is newer than what the client ACKed. */
   record Nack(long epoch, String message, Instant at, boolean standing) {}
@@ -128,7 +131,7 @@ record ClientConfig(
     Diff diff = held == null || current == null ? null
         : diff(type, held, given(type, client, current, at -> current), acked, current);
     return new TypeConfig(SHORT.get(type), t.sentVersion(), t.sentEpoch(), t.ackedVersion(), t.ackedEpoch(), nack,
-        new TreeMap<>(t.refusing()), resources, unavailable, diff);
+        new TreeMap<>(t.refusing()), resources, unavailable, diff, t.wildcard(), List.copyOf(new TreeSet<>(t.names())));
   }
 
   /**
@@ -142,8 +145,14 @@ record ClientConfig(
     TypeResources all = snapshot.resources(type);
     Set<String> names = all.byName().keySet();
     XdsType parent = type.fullStateInSotw() ? null : type.parent();
+    TypeStatus own = client.types().get(type.typeUrl());
     TypeStatus parentStatus = parent == null ? null : client.types().get(parent.typeUrl());
-    if (parentStatus != null) {
+    if (own != null && !own.wildcard() && !own.names().isEmpty()) {
+      // What it asked for, as stored.
+      names = own.names();
+    } else if (own != null && own.wildcard()) {
+      names = all.byName().keySet();
+    } else if (parentStatus != null) {
       Snapshot parentSnapshot = parentStatus.ackedEpoch() <= 0 ? null : parents.apply(parentStatus.ackedEpoch());
       names = new TreeSet<>();
       if (parentSnapshot != null) {

@@ -28,7 +28,7 @@ final class ClientRows {
           // The standing NACKs too: the leader reads other replicas' clients from these rows, and
           // rolls back what they refuse as it does for its own.
           new ClientRecord.Position(t.sentVersion(), t.sentEpoch(), t.sentAt(), t.ackedVersion(), t.ackedEpoch(),
-              t.ackedAt(), t.syncedEpoch(), t.refusing()),
+              t.ackedAt(), t.syncedEpoch(), t.refusing(), t.wildcard(), t.names()),
           nack == null ? null : new ClientRecord.LastNack(nack.epoch(), nack.message(), nack.at()),
           t.nacks(), now, true));
     }
@@ -69,6 +69,8 @@ final class ClientRows {
     return a.connected() == b.connected()
         && a.nackCount() == b.nackCount()
         && a.position().refusing().equals(b.position().refusing())
+        && a.position().wildcard() == b.position().wildcard()
+        && a.position().names().equals(b.position().names())
         && Objects.equals(a.lastNack(), b.lastNack())
         && a.nodeCluster().equals(b.nodeCluster())
         && a.zone().equals(b.zone())
@@ -96,7 +98,8 @@ final class ClientRows {
       if (b == null) {
         return false;
       }
-      if (b != t && (b.nacks() != t.nacks() || !sameLastNack(b.nack(), t.nack()) || !b.refusing().equals(t.refusing()))) {
+      if (b != t && (b.nacks() != t.nacks() || !sameLastNack(b.nack(), t.nack()) || !b.refusing().equals(t.refusing())
+          || b.wildcard() != t.wildcard() || !b.names().equals(t.names()))) {
         return false;
       }
     }

@@ -165,7 +165,7 @@ public final class FleetXdsServer implements XdsServer {
             r.lastNack().message(), r.lastNack().at(), Map.of());
         types.put(r.key().typeUrl(), new TypeStatus(p.sentVersion() == null ? "" : p.sentVersion(), p.sentEpoch(),
             p.sentAt(), p.ackedVersion() == null ? "" : p.ackedVersion(), p.ackedEpoch(), p.ackedAt(), p.syncedEpoch(),
-            false, 0, nack, r.nackCount(), 0, 0, p.refusing()));
+            p.wildcard(), p.names().size(), p.names(), nack, r.nackCount(), 0, 0, p.refusing()));
         epoch = Math.min(epoch, p.syncedEpoch());
       }
       ClientRecord first = stream.get(0);

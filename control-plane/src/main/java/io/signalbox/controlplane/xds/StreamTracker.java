@@ -193,7 +193,7 @@ final class StreamTracker {
    */
   XdsStream open(boolean delta, io.grpc.SynchronizationContext context,
       java.util.function.Consumer<EncodedResponse.Stamped> sink) {
-    long streamId = ids.incrementAndGet();
+    long streamId = ids.getAndIncrement();
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
         node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index,
         new Outbound(context, sink, encoder, bytesPushed));

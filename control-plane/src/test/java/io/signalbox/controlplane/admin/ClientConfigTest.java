@@ -31,7 +31,7 @@ class ClientConfigTest {
   static final String CDS = XdsType.CLUSTER.typeUrl();
   static final String EDS = XdsType.ENDPOINT.typeUrl();
   static final List<String> TYPE_FIELDS = List.of("type", "sentVersion", "sentEpoch", "ackedVersion", "ackedEpoch",
-      "nack", "refusing", "resources", "unavailable", "diff");
+      "nack", "refusing", "resources", "unavailable", "diff", "wildcard", "subscribed");
 
   @TempDir Path dir;
   RunningSignalbox sb;

@@ -115,6 +115,7 @@ final class PostgresClientStatuses implements ClientStatusStore {
       Column.time("acked_at", r -> r.position().ackedAt()),
       Column.number("synced_epoch", r -> r.position().syncedEpoch()),
       Column.text("refusing", r -> encode(r.position().refusing())),
+      Column.text("subscribed", r -> SubscribedColumn.encode(r.position().wildcard(), r.position().names())),
       Column.number("nack_epoch", r -> r.lastNack() == null ? null : r.lastNack().epoch()),
       Column.text("nack_message", r -> r.lastNack() == null ? null : r.lastNack().message()),
       Column.time("nack_at", r -> r.lastNack() == null ? null : r.lastNack().at()),
@@ -173,7 +174,8 @@ final class PostgresClientStatuses implements ClientStatusStore {
         r.getNodeCluster(), r.getZone(), r.getUserAgent(),
         new ClientRecord.Position(r.getSentVersion(), r.getSentEpoch(), instantOrNull(r.getSentAt()),
             r.getAckedVersion(), r.getAckedEpoch(), instantOrNull(r.getAckedAt()), r.getSyncedEpoch(),
-            decode(r.getRefusing())),
+            decode(r.getRefusing()), SubscribedColumn.wildcard(r.getSubscribed()),
+            SubscribedColumn.names(r.getSubscribed())),
         nack, r.getNacks(), r.getLastSeenAt().toInstant(), r.getConnected());
   }
 
