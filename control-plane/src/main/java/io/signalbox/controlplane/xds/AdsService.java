@@ -60,7 +60,8 @@ final class AdsService implements BindableService {
       BiFunction<XdsStream, Q, XdsType> received) {
     return (call, headers) -> {
       // The gate's call carries the stream's serializing context; without the gate, one of its own.
-      SynchronizationContext context = call instanceof GatedStream.GatedCall<?, ?> gated ? gated.context
+      GatedStream.GatedCall<?, ?> gated = call instanceof GatedStream.GatedCall<?, ?> g ? g : null;
+      SynchronizationContext context = gated != null ? gated.context
           : new SynchronizationContext((thread, e) -> log.error("writing to an xDS stream failed", e));
       XdsStream stream = tracker.open(delta, context, new Writer<>(call));
       call.request(1);
@@ -70,9 +71,14 @@ final class AdsService implements BindableService {
         @Override
         public void onMessage(Q request) {
           XdsType type = received.apply(stream, request);
-          if (type != null) {
-            watcher.attach(stream, type);
+          if (type == null) {
+            call.request(1);
+            return;
           }
+          if (gated != null && !gated.admitsNames(type.typeUrl(), stream.subscribedCount(type))) {
+            return; // refused: the gate closed the stream and cancels it here
+          }
+          watcher.attach(stream, type);
           call.request(1);
         }
 

@@ -12,10 +12,6 @@ import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.tls.NodeIdentity;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,13 +35,10 @@ final class GatedStream<Q, A> {
   /** The node this stream belongs to, from its first request: its id and cluster only (not the whole Node). */
   private String boundId;
   private String boundCluster;
-  // Delta only: what the stream subscribes to per type, since each request says only what changed.
-  // Created on a delta stream's first request: SotW and LRS streams never need it.
-  private Map<XdsType, Set<String>> deltaNames;
 
   GatedStream(StreamGate gate, ServerCall<Q, A> call, Peer peer, StreamGate.Connection connection) {
     this.gate = gate;
-    this.call = new GatedCall<>(call, new AtomicInteger());
+    this.call = new GatedCall<>(call, new AtomicInteger(), this);
     this.peer = peer;
     this.connection = connection;
   }
@@ -122,26 +115,9 @@ final class GatedStream<Q, A> {
           && admitNames(r.getTypeUrl(), r.getResourceNamesCount());
     }
     if (message instanceof DeltaDiscoveryRequest r) {
-      if (!admitNode(r.hasNode() ? r.getNode() : null) || !admitType(r.getTypeUrl())) {
-        return false;
-      }
-      XdsType type = XdsType.fromTypeUrl(r.getTypeUrl());
-      if (type == null) {
-        return true;
-      }
-      if (deltaNames == null) {
-        deltaNames = new HashMap<>();
-      }
-      Set<String> names = deltaNames.computeIfAbsent(type, t -> new HashSet<>());
-      for (String name : r.getResourceNamesUnsubscribeList()) {
-        names.remove(name);
-      }
-      for (String name : r.getResourceNamesSubscribeList()) {
-        names.add(name);
-        if (names.size() > gate.limits.maxNamesPerSubscription()) {
-          return admitNames(r.getTypeUrl(), names.size());
-        }
-      }
+      // A delta request says only what changed: how many names the stream then subscribes to is
+      // known once the service applied it, and checked there (GatedCall#admitsNames).
+      return admitNode(r.hasNode() ? r.getNode() : null) && admitType(r.getTypeUrl());
     }
     return true;
   }
@@ -252,10 +228,21 @@ final class GatedStream<Q, A> {
     private boolean closed; // confined to context
     /** Requests since the last response: counted on the transport thread, reset in the context. */
     final AtomicInteger unanswered;
+    private final GatedStream<Q, A> gate;
 
-    GatedCall(ServerCall<Q, A> call, AtomicInteger unanswered) {
+    GatedCall(ServerCall<Q, A> call, AtomicInteger unanswered, GatedStream<Q, A> gate) {
       super(call);
       this.unanswered = unanswered;
+      this.gate = gate;
+    }
+
+    /**
+     * Whether a stream that now subscribes to {@code count} names of {@code typeUrl} is within
+     * {@code maxNamesPerSubscription}; if not, it is refused (on the transport thread, as the
+     * request that grew it is handled). The gate keeps no copy of the names: the service has them.
+     */
+    boolean admitsNames(String typeUrl, int count) {
+      return gate.admitNames(typeUrl, count);
     }
 
     void closeOnce(Status status) {

@@ -282,6 +282,12 @@ final class XdsStream {
     return parent == null ? null : subscriptions.get(parent);
   }
 
+  /** How many names this stream subscribes to by name, of {@code type}. */
+  synchronized int subscribedCount(XdsType type) {
+    Subscription s = subscriptions.get(type);
+    return s == null ? 0 : s.names().size();
+  }
+
   /** Whether this client subscribes to, or holds, resource {@code name} of {@code type}. */
   synchronized boolean holds(XdsType type, String name) {
     Subscription s = subscriptions.get(type);
