@@ -122,6 +122,10 @@ final class CoreRoutes {
     body.put("sourceProblems", s.sourceProblems());
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
+    // Every hold (freeze, guard, config, drain, ejection) with what releases it, in the words the CLI prints.
+    body.put("holds", Holds.of(view));
+    // Where the served configuration is not what the inputs say (a rollback, the freeze, a held config).
+    body.put("servedDiffers", InputDifferences.of(view));
     // Admission (issue 31): the operator's drops and the freeze of ejections, with what it holds.
     body.put("drops", view.intent().drops().stream().map(AdmissionRoutes.DropView::of).toList());
     // The automatic drops the served epoch carries, from its provenance: the same on every replica.
