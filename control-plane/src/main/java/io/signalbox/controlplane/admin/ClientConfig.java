@@ -186,6 +186,7 @@ record ClientConfig(
           endpointsCameOrWent(fields, heldSnapshot.endpoints().getOrDefault(r.name(), List.of()),
               current.endpoints().getOrDefault(r.name(), List.of()));
         }
+        ResourceFieldChange.between(type, was, r).forEach(f -> fields.add(f.text()));
         changed.add(new Changed(r.name(), was.version(), r.version(), fields));
       }
     }
