@@ -63,6 +63,8 @@ class ConfigCommandTest {
       String replica = new ObjectMapper()
           .readTree(Cli.against(sb, "status", "-o", "json").out()).get("replicaId").asText();
       assertThat(replica).isNotEmpty();
+      assertThat(new ObjectMapper().readTree(Cli.against(sb, "clients", "-o", "json").out()).get(0).get("replicaId")
+          .asText()).isEqualTo(replica);
 
       Cli.Run run = Cli.against(sb, "config", "cfg-1", "--type", "EDS", "--diff");
 
