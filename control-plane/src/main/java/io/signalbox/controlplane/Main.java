@@ -19,6 +19,7 @@ import io.signalbox.controlplane.cli.ServeCommand;
 import io.signalbox.controlplane.cli.ShedCommand;
 import io.signalbox.controlplane.cli.StatusCommand;
 import io.signalbox.controlplane.cli.UndrainCommand;
+import io.signalbox.controlplane.cli.UnknownCommands;
 import io.signalbox.controlplane.cli.ValidateCommand;
 import io.signalbox.controlplane.cli.WaitCommand;
 import io.signalbox.controlplane.cli.WhyCommand;
@@ -51,7 +52,8 @@ public final class Main implements Runnable {
     // The mapper also decides the exit code of picocli's own usage errors: keep those at 2.
     cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2
         : e instanceof CliFailure f ? f.exitCode() : 1);
-    cli.setExecutionStrategy(io.signalbox.controlplane.cli.UnknownCommands.refusing(new CommandLine.RunLast()));
+    cli.setExecutionStrategy(UnknownCommands.refusing(new CommandLine.RunLast()));
+    cli.setParameterExceptionHandler(UnknownCommands.refusing(cli.getParameterExceptionHandler()));
     cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
       if (e instanceof CliFailure failure) {
         // One line, no stack trace: the operator's mistake or the server's answer, not a bug.

@@ -95,7 +95,9 @@ record ClientConfig(
    * @param current the epoch served now, or null before the first
    * @param only the one type to show, or null for all the client has
    */
-  static ClientConfig of(ClientStatus client, LongFunction<Snapshot> epochs, Snapshot current, XdsType only) {
+  /** @param thisReplica this process's replica id: a stream it holds itself carries none of its own */
+  static ClientConfig of(ClientStatus client, LongFunction<Snapshot> epochs, Snapshot current, XdsType only,
+      String thisReplica) {
     Map<String, TypeConfig> types = new LinkedHashMap<>();
     for (XdsType type : XdsType.ORDERED) {
       TypeStatus t = client.types().get(type.typeUrl());
@@ -104,7 +106,9 @@ record ClientConfig(
       }
       types.put(type.typeUrl(), type(type, t, client, epochs, current));
     }
-    return new ClientConfig(client.nodeId(), client.nodeCluster(), client.userAgent(), client.replicaId(),
+    // "replica  stream 1" named no replica for this process's own streams (issue 42).
+    String replica = client.replicaId().isEmpty() ? thisReplica : client.replicaId();
+    return new ClientConfig(client.nodeId(), client.nodeCluster(), client.userAgent(), replica,
         client.streamId(), client.delta(), current == null ? 0 : current.epoch(), types);
   }
 
@@ -191,6 +195,7 @@ record ClientConfig(
           endpointsCameOrWent(fields, heldSnapshot.endpoints().getOrDefault(r.name(), List.of()),
               current.endpoints().getOrDefault(r.name(), List.of()));
         }
+        ResourceFieldChange.between(type, was, r).forEach(f -> fields.add(f.text()));
         changed.add(new Changed(r.name(), was.version(), r.version(), fields));
       }
     }

@@ -54,6 +54,6 @@ final class ClientConfigRoutes {
     Map<Long, Optional<Snapshot>> loaded = new HashMap<>();
     ctx.json(ClientConfig.of(client.get(), epoch -> current != null && current.epoch() == epoch ? current
         : loaded.computeIfAbsent(epoch, e -> backend.store().load(e).map(Snapshot::fromEnvelope)).orElse(null),
-        current, only));
+        current, only, backend.replica().get().replicaId()));
   }
 }

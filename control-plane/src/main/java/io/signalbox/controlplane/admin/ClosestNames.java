@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** "Did you mean": the known names closest to a mistyped one, by edit distance. */
-final class ClosestNames {
+public final class ClosestNames {
   private ClosestNames() {}
 
   private record Candidate(String name, int distance) {}
@@ -27,7 +27,7 @@ final class ClosestNames {
   }
 
   /** {@code ; did you mean 'a' or 'b'?}, or empty when nothing is close. */
-  static String hint(String wanted, Collection<String> known) {
+  public static String hint(String wanted, Collection<String> known) {
     List<String> close = to(wanted, known, 3);
     if (close.isEmpty()) {
       return "";

@@ -7,6 +7,7 @@ import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.ReconcileStatus;
 import io.signalbox.controlplane.replica.ReplicaStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.store.EpochRecord;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Instant;
@@ -122,6 +123,10 @@ final class CoreRoutes {
     body.put("sourceProblems", s.sourceProblems());
     body.put("resourceSerializations", view.serializations());
     body.put("held", view.held());
+    // Every hold (freeze, guard, config, drain, ejection) with what releases it, in the words the CLI prints.
+    body.put("holds", Holds.of(view));
+    // Where the served configuration is not what the inputs say (a rollback, the freeze, a held config).
+    body.put("servedDiffers", InputDifferences.of(view));
     // Admission (issue 31): the operator's drops and the freeze of ejections, with what it holds.
     body.put("drops", view.intent().drops().stream().map(AdmissionRoutes.DropView::of).toList());
     // The automatic drops the served epoch carries, from its provenance: the same on every replica.
@@ -185,10 +190,21 @@ final class CoreRoutes {
     long epoch = current == null ? 0 : current.epoch();
     NavigableMap<Long, Instant> createdAt = epochTimes(current);
     Instant now = backend.clock().instant();
+    String self = backend.replica().get().replicaId();
     return backend.xds().clients().stream()
-        .map(c -> Fleet.view(c, epoch, createdAt, now))
+        .map(c -> Fleet.view(servedBy(c, self), epoch, createdAt, now))
         .sorted(Comparator.comparing(v -> v.client().nodeId()))
         .toList();
+  }
+
+  /**
+   * The client with the replica that serves it named: this process's own streams carry no replica
+   * id (a standalone server's never do), and the list said {@code "replicaId": ""} where status
+   * named the replica (issue 42).
+   */
+  private static ClientStatus servedBy(ClientStatus c, String self) {
+    return !c.replicaId().isEmpty() ? c : new ClientStatus(c.nodeId(), c.nodeCluster(), c.zone(), c.userAgent(),
+        c.region(), c.streamId(), c.delta(), c.connectedAt(), c.wave(), c.epoch(), c.lastConvergence(), c.types(), self);
   }
 
   /** Creation times of recent epochs; without the store, the current snapshot's alone. */

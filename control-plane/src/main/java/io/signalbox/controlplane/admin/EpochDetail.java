@@ -35,9 +35,10 @@ record EpochDetail(
    * Resource names as {@code TYPE/name}.
    *
    * @param fields what changed in each endpoint present in both epochs, per changed EDS resource
+   * @param resourceFields each field that changed in a changed cluster, route configuration or listener
    */
   record Diff(List<String> added, List<String> removed, List<String> changed, List<Transition> endpoints,
-      List<EndpointFieldChange> fields) {}
+      List<EndpointFieldChange> fields, List<ResourceFieldChange> resourceFields) {}
 
   /** {@code from} is null for a new endpoint, {@code to} null for a removed one. */
   record Transition(String cluster, String endpoint, String from, String to) {}
@@ -57,6 +58,7 @@ record EpochDetail(
     List<String> added = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     List<String> changed = new ArrayList<>();
+    List<ResourceFieldChange> resourceFields = new ArrayList<>();
     for (XdsType type : XdsType.ORDERED) {
       TypeResources now = s.resources(type);
       TypeResources before = parent == null ? TypeResources.empty(type) : parent.resources(type);
@@ -66,6 +68,7 @@ record EpochDetail(
           added.add(type + "/" + r.name());
         } else if (!old.version().equals(r.version())) {
           changed.add(type + "/" + r.name());
+          resourceFields.addAll(ResourceFieldChange.between(type, old, r));
         }
       }
       before.byName().keySet().stream().filter(n -> now.get(n) == null).forEach(n -> removed.add(type + "/" + n));
@@ -90,7 +93,7 @@ record EpochDetail(
       }
       before.values().forEach(e -> transitions.add(new Transition(cluster, e.key(), e.state().name(), null)));
     }
-    return new Diff(added, removed, changed, transitions, fields);
+    return new Diff(added, removed, changed, transitions, fields, resourceFields);
   }
 
   private static Map<String, Progress> progress(long epoch, List<ClientStatus> clients) {

@@ -56,6 +56,11 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--backends", defaultValue = "4", description = "How many backends (1-20). Default: ${DEFAULT-VALUE}.")
   int backendCount;
 
+  @Option(names = "--backend-port", paramLabel = "PORT", defaultValue = "50051",
+      description = "The first backend's port; b2 is on the next one, and so on (one that is taken: any free one; "
+          + "0: all on any free ones). Default: ${DEFAULT-VALUE}.")
+  int backendPort;
+
   @Option(names = "--request-every", paramLabel = "DURATION", converter = Arguments.DurationValue.class,
       defaultValue = "100ms", description = "How often each client sends a request. Default: ${DEFAULT-VALUE}.")
   Duration requestEvery;
@@ -79,6 +84,10 @@ public final class DemoCommand implements Callable<Integer> {
     if (backendCount < 1 || backendCount > 20) {
       throw new ParameterException(spec.commandLine(), "--backends must be 1 to 20, was " + backendCount);
     }
+    if (backendPort < 0 || backendPort + backendCount - 1 > 65535) {
+      throw new ParameterException(spec.commandLine(), "--backend-port must leave room for " + backendCount
+          + " ports up to 65535, was " + backendPort);
+    }
     if (requestEvery.isZero() || reportEvery.isZero()) {
       throw new ParameterException(spec.commandLine(), "--request-every and --report-every must be longer than 0");
     }
@@ -92,7 +101,10 @@ public final class DemoCommand implements Callable<Integer> {
       stopped.countDown();
     }, "demo-shutdown"));
 
-    DemoBackends backends = DemoBackends.start(backendCount);
+    DemoBackends backends = DemoBackends.start(backendCount, backendPort, line -> {
+      out.println(line);
+      out.flush();
+    });
     register(started, backends);
     DemoFiles files = new DemoFiles(work.toAbsolutePath());
     files.writeEndpoints(backends.all(), 1);

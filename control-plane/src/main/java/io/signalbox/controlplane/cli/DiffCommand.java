@@ -46,6 +46,14 @@ public final class DiffCommand implements Callable<Integer> {
           told = true;
         }
       }
+      // The same for a cluster, route configuration or listener: the proto field's path and both values.
+      for (JsonNode f : diff.path("resourceFields")) {
+        if (Json.text(f, "resource").equals(n.asText())) {
+          lines.append("~ ").append(n.asText()).append(' ').append(Json.text(f, "field")).append(' ')
+              .append(Json.text(f, "from")).append(" -> ").append(Json.text(f, "to")).append('\n');
+          told = true;
+        }
+      }
       if (!told) {
         lines.append("~ ").append(n.asText()).append('\n');
       }

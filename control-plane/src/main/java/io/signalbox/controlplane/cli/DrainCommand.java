@@ -24,8 +24,11 @@ public final class DrainCommand implements Callable<Integer> {
   static final Duration SETTLE = Duration.ofSeconds(5);
   static final Duration SETTLE_POLL = Duration.ofMillis(100);
 
-  /** Why a stored drain is not being published: a guard's hold of its cluster, or the freeze. */
-  record Hold(String rule, String message) {
+  /**
+   * Why a stored drain is not being published: a guard's hold of its cluster, or the freeze; and
+   * what releases it, in the server's words ({@code status.holds}), which {@code status} prints too.
+   */
+  record Hold(String rule, String message, String release) {
     /** {@code held by guard.min-eligible: cluster 'greeter': ...}. */
     String describe() {
       return rule.equals(FROZEN) ? "held: " + message : "held by " + rule + ": " + message;
@@ -106,13 +109,19 @@ public final class DrainCommand implements Callable<Integer> {
   /** What holds the cluster back now, from {@code GET /api/v1/status}: a guard, or the freeze. */
   private Hold hold() {
     JsonNode status = options.client().get("/api/v1/status");
+    String release = "'signalbox undrain " + at.cluster + " " + at.endpoint + "' withdraws it";
+    for (JsonNode hold : status.path("holds")) {
+      if (Json.text(hold, "kind").equals("drain") && Json.text(hold, "subject").equals(at.toString())) {
+        release = Json.text(hold, "release");
+      }
+    }
     for (JsonNode held : status.path("held")) {
       if (Json.text(held, "cluster").equals(at.cluster)) {
-        return new Hold(Json.text(held, "rule"), Json.text(held, "message"));
+        return new Hold(Json.text(held, "rule"), Json.text(held, "message"), release);
       }
     }
     if (status.path("frozen").asBoolean()) {
-      return new Hold(FROZEN, "publishing is frozen");
+      return new Hold(FROZEN, "publishing is frozen", release);
     }
     return null;
   }
@@ -121,26 +130,12 @@ public final class DrainCommand implements Callable<Integer> {
    * Everything that lets a held drain through, printed once while {@code --wait} keeps waiting: an
    * operator who sees only "held by" does not know that the wait may never end on its own.
    */
-  String releases(Hold hold) {
-    if (hold.rule().equals(FROZEN)) {
-      return "  released by 'signalbox unfreeze', or withdrawn by 'signalbox undrain " + at.cluster + " " + at.endpoint
-          + "'; waiting";
-    }
-    String state = switch (hold.rule()) {
-      case "guard.min-eligible" -> ", or by another endpoint of " + at.cluster + " becoming eligible";
-      case "guard.mass-removal" -> ", or by the held update staying stable";
-      default -> "";
-    };
-    return "  released by 'signalbox confirm " + at.cluster + "' (lets the held update through)" + state
-        + ", or withdrawn by 'signalbox undrain " + at.cluster + " " + at.endpoint + "'; waiting";
+  static String releases(Hold hold) {
+    return "  released by " + hold.release() + "; waiting";
   }
 
-  private String remedy(Hold hold) {
-    if (hold.rule().equals(FROZEN)) {
-      return "the drain is stored and takes effect at 'signalbox unfreeze'";
-    }
-    return "the drain is stored; 'signalbox confirm " + at.cluster + "' lets the held update through, 'signalbox undrain "
-        + at.cluster + " " + at.endpoint + "' withdraws it";
+  private static String remedy(Hold hold) {
+    return "the drain is stored; " + hold.release();
   }
 
   private int follow(String path, String target, long start) throws InterruptedException {

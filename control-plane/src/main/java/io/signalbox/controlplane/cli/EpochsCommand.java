@@ -30,6 +30,12 @@ public final class EpochsCommand implements Callable<Integer> {
           Json.text(e, "cause"), Json.text(e, "reason")));
     }
     options.print(new Table(List.of("EPOCH", "STATUS", "CREATED", "CAUSE", "REASON"), rows));
+    // The newest epoch may not be what the inputs say (a rollback, the freeze): say so under the list.
+    List<List<String>> differs = StatusCommand.servedDiffers(options.client().get("/api/v1/status"));
+    if (!differs.isEmpty()) {
+      options.println("");
+      options.print(new Table(List.of("", ""), differs));
+    }
     return 0;
   }
 }

@@ -31,7 +31,8 @@ public final class ShedCommand implements Callable<Integer> {
       description = "The drop's category, named in every dropped call (default: signalbox_operator).")
   String category;
 
-  @Option(names = "--force", description = "Mean it when dropping 100% of the calls.")
+  // Descriptions go through String.format: a bare % made picocli print a WARN line before the help.
+  @Option(names = "--force", description = "Mean it when dropping 100%% of the calls.")
   boolean force;
 
   @Mixin Reason reason;

@@ -30,8 +30,12 @@ public final class StatusCommand implements Callable<Integer> {
     JsonNode ejectionFreeze = s.path("ejectionFreeze");
     rows.add(Table.cells("ejections frozen", ejectionFreeze.isObject()
         ? "yes, by " + Json.text(ejectionFreeze, "actor") + reasonOf(ejectionFreeze) : "no"));
-    for (Map.Entry<String, JsonNode> held : s.path("heldEjections").properties()) {
-      rows.add(Table.cells("", held.getKey() + ": " + held.getValue().asText()));
+    // What is held back from the served epoch and what releases it: a drain a guard held looked
+    // fine here while only the JSON said so (issue 42). The words are the server's.
+    for (JsonNode hold : s.path("holds")) {
+      rows.add(Table.cells("held", Json.text(hold, "kind") + " " + Json.text(hold, "subject") + ": "
+          + Json.text(hold, "message") + " [" + Json.text(hold, "rule") + "]"));
+      rows.add(Table.cells("", "released by " + Json.text(hold, "release")));
     }
     for (JsonNode drop : s.path("drops")) {
       rows.add(Table.cells("shedding", Json.text(drop, "cluster") + " drops " + Json.text(drop, "percent") + "% as "
@@ -41,6 +45,7 @@ public final class StatusCommand implements Callable<Integer> {
       rows.add(Table.cells("shedding", Json.text(drop, "cluster") + " drops " + Json.text(drop, "percent") + "% as "
           + Json.text(drop, "category") + " (automatic: " + Json.text(drop, "cause") + ")"));
     }
+    rows.addAll(servedDiffers(s));
     rows.add(Table.cells("store", s.path("storeAvailable").asBoolean(true) ? "available" : "UNAVAILABLE"));
     rows.add(Table.cells("epoch created", Json.text(s, "epochCreatedAt")));
     rows.add(Table.cells("clients", Json.text(s, "clients")));
@@ -74,6 +79,20 @@ public final class StatusCommand implements Callable<Integer> {
     }
     options.print(new Table(List.of("", ""), rows));
     return 0;
+  }
+
+  /**
+   * {@code served differs} rows: what the served configuration has that the inputs do not, since
+   * when and how to go forward (a rollback, the freeze, a held config); {@code epochs} prints them too.
+   */
+  static List<List<String>> servedDiffers(JsonNode status) {
+    List<List<String>> rows = new ArrayList<>();
+    for (JsonNode d : status.path("servedDiffers")) {
+      rows.add(Table.cells("served differs", Json.text(d, "says")
+          + (d.path("since").isTextual() ? " since " + d.path("since").asText() : "")));
+      rows.add(Table.cells("", "forward: " + Json.text(d, "forward")));
+    }
+    return rows;
   }
 
   private static List<String> texts(JsonNode array) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The demo's backends: real gRPC servers on loopback ports the system picks. Each serves
@@ -58,16 +59,30 @@ public final class DemoBackends implements AutoCloseable {
     this.backends = List.copyOf(backends);
   }
 
-  /** Starts {@code count} backends named {@code b1}..{@code bN}. */
+  /** Starts {@code count} backends named {@code b1}..{@code bN}, each on any free loopback port. */
   public static DemoBackends start(int count) {
+    return start(count, 0, line -> { });
+  }
+
+  /**
+   * Starts {@code count} backends named {@code b1}..{@code bN}, {@code bI} on port
+   * {@code basePort + I - 1} so that the README's examples name real endpoints
+   * ({@code 127.0.0.1:50052} is {@code b2}); a port that is taken falls back to a free one, said
+   * through {@code note}. {@code basePort} 0: every backend on any free port.
+   */
+  public static DemoBackends start(int count, int basePort, Consumer<String> note) {
     List<Backend> started = new ArrayList<>();
     try {
       for (int i = 1; i <= count; i++) {
         AtomicLong answered = new AtomicLong();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .addService(new CountingHealth(answered))
-            .build()
-            .start();
+        Server server;
+        try {
+          server = serve(basePort == 0 ? 0 : basePort + i - 1, answered);
+        } catch (IOException taken) {
+          server = serve(0, answered);
+          note.accept("demo: 127.0.0.1:" + (basePort + i - 1) + " is taken; b" + i + " listens on 127.0.0.1:"
+              + server.getPort() + " instead");
+        }
         started.add(new Backend("b" + i, server, answered));
       }
     } catch (IOException e) {
@@ -75,6 +90,13 @@ public final class DemoBackends implements AutoCloseable {
       throw new UncheckedIOException("could not start a demo backend on loopback", e);
     }
     return new DemoBackends(started);
+  }
+
+  private static Server serve(int port, AtomicLong answered) throws IOException {
+    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+        .addService(new CountingHealth(answered))
+        .build()
+        .start();
   }
 
   public List<Backend> all() {

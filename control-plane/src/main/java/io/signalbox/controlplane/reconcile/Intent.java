@@ -86,6 +86,25 @@ public record Intent(
     return new Intent(freeze, overrides, next, confirmations, ejections, ejectionFreeze, drops);
   }
 
+  /**
+   * A resource served as an older epoch has it, not as the inputs say: held back by an operator's
+   * rollback or after clients rejected it, until an edit changes its input.
+   *
+   * @param type the xDS type's short name ({@code CLUSTER}, {@code LISTENER}, {@code ROUTE})
+   * @param epoch the epoch whose version is served
+   * @param reason why ("rollback to epoch 13 by alice: bad route", "epochs 14..15 rejected: ...")
+   */
+  public record Restored(String type, String name, long epoch, String reason, String actor, java.time.Instant at) {}
+
+  /** Every resource the quarantine serves from an older epoch, oldest first. */
+  public List<Restored> restored() {
+    List<Restored> out = new ArrayList<>();
+    quarantine.forEach((k, e) -> out.add(new Restored(k.type().name(), k.name(), e.restoreEpoch(), e.reason(),
+        e.actor(), e.at())));
+    out.sort(java.util.Comparator.comparing(Restored::at).thenComparing(Restored::type).thenComparing(Restored::name));
+    return out;
+  }
+
   /** Without the entry of {@code key} if it still holds back {@code rejectedVersion}. */
   Intent lifted(Quarantine.Key key, String rejectedVersion) {
     Quarantine.Entry e = quarantine.get(key);

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -25,13 +26,13 @@ final class IntentThread implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IntentThread.class);
 
   private final Clock clock;
-  private final Runnable rebuild;
+  private final Consumer<String> rebuild;
   private final ExecutorService executor;
   // Replaced only on the executor; read by the writer, the rollout and the API.
   private volatile Intent intent;
   private volatile String unreadable = "not read yet";
 
-  IntentThread(Clock clock, Runnable rebuild) {
+  IntentThread(Clock clock, Consumer<String> rebuild) {
     this.clock = clock;
     this.rebuild = rebuild;
     this.executor = Executors.newSingleThreadExecutor(r -> {
@@ -60,8 +61,16 @@ final class IntentThread implements AutoCloseable {
     unreadable = why;
   }
 
-  /** One change, against the intent as read; the writer rebuilds if it was applied. */
+  /** One change, against the intent as read; the writer rebuilds if it was applied ("operator change"). */
   <T> Outcome<T> change(Function<Intent, Outcome<T>> work) {
+    return change(work, value -> "operator change");
+  }
+
+  /**
+   * As {@link #change(Function)}, the rebuild's cause said by the applied value: the epoch a
+   * rollback builds names the epoch it returned to and why, not just "operator change" (issue 42).
+   */
+  <T> Outcome<T> change(Function<Intent, Outcome<T>> work, Function<T, String> cause) {
     Outcome<T> outcome = run(() -> {
       Intent current = intent;
       if (current == null) {
@@ -69,8 +78,8 @@ final class IntentThread implements AutoCloseable {
       }
       return work.apply(current);
     });
-    if (outcome instanceof Outcome.Applied<T>) {
-      rebuild.run();
+    if (outcome instanceof Outcome.Applied<T> applied) {
+      rebuild.accept(cause.apply(applied.value()));
     }
     return outcome;
   }

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -55,7 +56,7 @@ public final class Interventions implements AutoCloseable {
   private volatile long lastSafeEpoch;
   private volatile Map<String, Long> lastSafeByGroup = Map.of();
 
-  Interventions(Clock clock, SnapshotStore store, Runnable rebuild, Supplier<Snapshot> published,
+  Interventions(Clock clock, SnapshotStore store, Consumer<String> rebuild, Supplier<Snapshot> published,
       LongFunction<Snapshot> epochs, MeterRegistry meters) {
     this.store = store;
     this.published = published;
@@ -250,7 +251,7 @@ public final class Interventions implements AutoCloseable {
         log.warn("unfrozen by {}", actor);
       }
       return Outcome.applied(was);
-    });
+    }, was -> "unfreeze by " + actor);
   }
 
   /**

@@ -77,7 +77,7 @@ public final class Reconciler implements AutoCloseable {
     this.trigger = new BuildTrigger(debounce, maxDelay);
     this.publication = new Publication(xds, store, staged, this::retained);
     this.rejections = new Rejections(store, meters);
-    this.interventions = new Interventions(clock, store, () -> signal("operator change"), publication::current,
+    this.interventions = new Interventions(clock, store, this::signal, publication::current,
         publication::snapshot, meters);
     this.candidates = new Candidates(clock, validator, translator, resourceCheck, publication::snapshot);
     this.clock = clock;

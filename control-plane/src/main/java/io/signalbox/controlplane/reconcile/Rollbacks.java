@@ -72,7 +72,8 @@ final class Rollbacks {
       rollbacks.increment();
       log.warn("rollback to epoch {} by {}: restoring {}", to, actor, held.keySet());
       return Outcome.applied(Map.entry(to, held.size()));
-    });
+    }, done -> "rollback to epoch " + done.getKey() + (epoch == null ? " (the last safe)" : "") + " by " + actor
+        + (reason.isEmpty() ? "" : ": " + reason));
   }
 
   /** See {@link Interventions#rejectRefused}. */

@@ -3,6 +3,7 @@ package io.signalbox.controlplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.signalbox.controlplane.admin.AnsweringAdsClient;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
@@ -58,12 +59,18 @@ class ConfigCommandTest {
       assertThat(eds.sentVersion()).isEqualTo(Long.toString(next));
       assertThat(eds.ackedVersion()).isEqualTo(Long.toString(held));
       ClientStatus status = sb.server.xds().clients().get(0);
+      // The replica serving the stream, as status names this one (it said "replica  stream 1", issue 42).
+      String replica = new ObjectMapper()
+          .readTree(Cli.against(sb, "status", "-o", "json").out()).get("replicaId").asText();
+      assertThat(replica).isNotEmpty();
+      assertThat(new ObjectMapper().readTree(Cli.against(sb, "clients", "-o", "json").out()).get(0).get("replicaId")
+          .asText()).isEqualTo(replica);
 
       Cli.Run run = Cli.against(sb, "config", "cfg-1", "--type", "EDS", "--diff");
 
       assertThat(run.exit()).as(run.err()).isZero();
       assertThat(run.outLines()).containsExactly(
-          "cfg-1 (group web, SotW, replica " + status.replicaId() + " stream " + status.streamId() + "); current epoch "
+          "cfg-1 (group web, SotW, replica " + replica + " stream " + status.streamId() + "); current epoch "
               + next,
           "EDS: sent epoch " + next + ", ACKed epoch " + held + "; NACK of epoch " + next
               + " (standing): weights not supported",

@@ -17,6 +17,43 @@ class UsageErrorsTest {
   }
 
   @Test
+  void aTypoOfACommandGetsTheSameLineWithTheClosestCommand() {
+    Cli.Run run = Cli.run("stauts");
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo(
+        "signalbox: Unknown command 'stauts'; 'signalbox --help' lists the commands; did you mean 'status'?\n");
+  }
+
+  @Test
+  void aWordNearNoCommandGetsTheSameLineWithoutASuggestion() {
+    Cli.Run run = Cli.run("bogus", "extra");
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo("signalbox: Unknown command 'bogus'; 'signalbox --help' lists the commands\n");
+  }
+
+  @Test
+  void aTypoBesideHelpGetsTheSameLine() {
+    Cli.Run run = Cli.run("drian", "--help");
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo(
+        "signalbox: Unknown command 'drian'; 'signalbox --help' lists the commands; did you mean 'drain'?\n");
+  }
+
+  @Test
+  void anUnknownOptionOfACommandKeepsPicocliMessageAndTheUsage() {
+    Cli.Run run = Cli.run("drain", "greeter", "10.0.0.1:50051", "--wiat");
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.errLines().get(0)).isEqualTo("Unknown option: '--wiat'");
+    assertThat(run.errLines().get(1)).startsWith("Usage: signalbox drain");
+  }
+
+  @Test
   void helpOfAKnownCommandStillAnswers() {
     Cli.Run run = Cli.run("diff", "--help");
 

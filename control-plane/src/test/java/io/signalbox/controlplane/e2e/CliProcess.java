@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,19 +36,40 @@ final class CliProcess {
     List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
         "-jar", SignalboxProcess.JAR.toString()));
     command.addAll(List.of(args));
+    return run(command, workDir, null, env);
+  }
+
+  /**
+   * Runs the launcher ({@code target/signalbox}, what the README's {@code alias signalbox} names)
+   * with {@code args} in {@code cwd}, as an operator's shell would, on this test's java.
+   */
+  static Result launcher(Path workDir, Path cwd, Map<String, String> env, List<String> args) {
+    List<String> command = new ArrayList<>(List.of(LauncherIT.LAUNCHER.toString()));
+    command.addAll(args);
+    Map<String, String> withJava = new HashMap<>(env);
+    ProcessHandle.current().info().command().map(Path::of).map(java -> java.getParent().getParent())
+        .ifPresent(home -> withJava.put("JAVA_HOME", home.toString()));
+    return run(command, workDir, cwd, withJava);
+  }
+
+  private static Result run(List<String> command, Path workDir, Path cwd, Map<String, String> env) {
     Path out = workDir.resolve("cli-" + System.nanoTime() + ".out");
     Path err = workDir.resolve("cli-" + System.nanoTime() + ".err");
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile());
+    if (cwd != null) {
+      builder.directory(cwd.toFile());
+    }
     builder.environment().remove("SIGNALBOX_SERVER");
     builder.environment().remove("SIGNALBOX_TOKEN");
+    builder.environment().remove("SIGNALBOX_JAVA_OPTS");
     builder.environment().putAll(env);
     Process process = null;
     try {
       process = builder.start();
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("signalbox " + String.join(" ", args) + " did not exit within 60 s");
+        throw new IllegalStateException(String.join(" ", command) + " did not exit within 60 s");
       }
       return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8));

@@ -44,7 +44,7 @@ class IntentCopyTest {
   }
 
   private static void checkAgainst(SnapshotStore store, long seed) {
-    Interventions interventions = new Interventions(Clock.systemUTC(), store, () -> { }, () -> null, e -> null,
+    Interventions interventions = new Interventions(Clock.systemUTC(), store, cause -> { }, () -> null, e -> null,
         new SimpleMeterRegistry());
     try {
       assertThat(interventions.load()).isTrue();
