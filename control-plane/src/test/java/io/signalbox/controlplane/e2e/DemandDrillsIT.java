@@ -3,18 +3,13 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.NameResolverRegistry;
 import io.grpc.Server;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.grpc.xds.XdsNameResolverProvider;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
@@ -30,13 +25,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,55 +63,9 @@ class DemandDrillsIT {
   static SignalboxConfig cfg;
   static final List<Server> backends = new ArrayList<>();
   static final AtomicReference<SignalboxServer> server = new AtomicReference<>();
-  static final List<Client> clients = new ArrayList<>();
-  static final List<String> failures = new CopyOnWriteArrayList<>();
+  static final List<DrillClient> clients = new ArrayList<>();
   static final List<String> drops = new CopyOnWriteArrayList<>();
-  static final AtomicLong issued = new AtomicLong();
   static ScheduledExecutorService traffic;
-
-  /** One grpc-java xDS client: its node id, its scheme (one XdsClient per scheme) and its current channel. */
-  static final class Client {
-    final String node;
-    final AtomicReference<ManagedChannel> channel = new AtomicReference<>();
-    final AtomicInteger generation = new AtomicInteger();
-
-    Client(String node) {
-      this.node = node;
-    }
-
-    /** A new channel on a new scheme: a new XdsClient, ADS and LRS streams, and first report. */
-    ManagedChannel connect(int xdsPort) {
-      String scheme = node + "-" + generation.incrementAndGet();
-      Map<String, ?> bootstrap = Map.of(
-          "xds_servers", List.of(Map.of("server_uri", "127.0.0.1:" + xdsPort,
-              "channel_creds", List.of(Map.of("type", "insecure")), "server_features", List.of("xds_v3"))),
-          "node", Map.of("id", node, "cluster", "e2e", "locality", Map.of("zone", "a")));
-      NameResolverRegistry.getDefaultRegistry().register(XdsNameResolverProvider.createForTest(scheme, bootstrap));
-      ManagedChannel c = Grpc.newChannelBuilder(scheme + ":///greeter", InsecureChannelCredentials.create()).build();
-      // Traffic only once the channel can call: calls buffered while xDS resolves would be a burst.
-      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> SimpleServiceGrpc.newBlockingStub(c)
-          .withDeadlineAfter(5, TimeUnit.SECONDS).unaryRpc(SimpleRequest.getDefaultInstance()) != null);
-      return c;
-    }
-
-    void call() {
-      issued.incrementAndGet();
-      SimpleServiceGrpc.newStub(channel.get()).withDeadlineAfter(5, TimeUnit.SECONDS)
-          .unaryRpc(SimpleRequest.getDefaultInstance(), new StreamObserver<>() {
-            @Override
-            public void onNext(SimpleResponse value) {}
-
-            @Override
-            public void onError(Throwable t) {
-              failures.add(node + ": " + (t instanceof StatusRuntimeException e ? e.getStatus().getCode() + ": "
-                  + e.getStatus().getDescription() : t.toString()));
-            }
-
-            @Override
-            public void onCompleted() {}
-          });
-    }
-  }
 
   @BeforeAll
   static void start() throws Exception {
@@ -145,12 +91,10 @@ class DemandDrillsIT {
     cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
     startServer();
     for (int i = 1; i <= CLIENTS; i++) {
-      Client c = new Client("drill-client-" + i);
-      c.channel.set(c.connect(xdsPort));
-      clients.add(c);
+      clients.add(new DrillClient("drill-client-" + i, xdsPort));
     }
     traffic = Executors.newScheduledThreadPool(1);
-    for (Client c : clients) {
+    for (DrillClient c : clients) {
       traffic.scheduleAtFixedRate(c::call, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
     // Every served epoch is watched: a drop raised for one interval is a drill failed.
@@ -176,8 +120,8 @@ class DemandDrillsIT {
     if (traffic != null) {
       traffic.shutdownNow();
     }
-    for (Client c : clients) {
-      c.channel.get().shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    for (DrillClient c : clients) {
+      c.close();
     }
     SignalboxServer s = server.get();
     if (s != null) {
@@ -211,16 +155,12 @@ class DemandDrillsIT {
         startServer();
       } else {
         kind = "every client reconnects";
-        List<ManagedChannel> old = new ArrayList<>();
         List<ManagedChannel> fresh = new ArrayList<>();
-        for (Client c : clients) {
-          fresh.add(c.connect(cfg.xds().port()));
+        for (DrillClient c : clients) {
+          fresh.add(c.prepare(cfg.xds().port()));
         }
         for (int i = 0; i < CLIENTS; i++) {
-          old.add(clients.get(i).channel.getAndSet(fresh.get(i)));
-        }
-        for (ManagedChannel c : old) {
-          c.shutdown();
+          clients.get(i).switchTo(fresh.get(i));
         }
       }
       await().atMost(Duration.ofSeconds(60)).until(() -> everyClientReports(began));
@@ -231,8 +171,10 @@ class DemandDrillsIT {
         DemandWindow w = server.get().fleetLoad().demand("greeter", Instant.now());
         return w.settled() && w.from().isAfter(past);
       });
+      List<String> failures = clients.stream().flatMap(c -> c.failures().stream()).toList();
       System.out.printf("drill %d (%s): %d calls so far, %d failed, %d epochs with a drop; demand now %s%n", drill,
-          kind, issued.get(), failures.size(), drops.size(), server.get().fleetLoad().demand("greeter", Instant.now()));
+          kind, clients.stream().mapToLong(DrillClient::issued).sum(), failures.size(), drops.size(),
+          server.get().fleetLoad().demand("greeter", Instant.now()));
       assertThat(drops).as("drill %d (%s)", drill, kind).isEmpty();
       assertThat(failures).as("drill %d (%s)", drill, kind).isEmpty();
     }
