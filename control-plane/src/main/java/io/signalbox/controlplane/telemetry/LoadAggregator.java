@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Counts in a report are since that client's previous report, so nothing needs undoing when a
  * client restarts, its stream resets or its counters start again from zero, and a late report
- * simply counts in the interval it arrives in. In flight is a gauge: each client's latest value,
+ * simply counts in the interval it arrives in; demand, for admission, is the one exception: each
+ * report is spread over the time it covers ({@link DemandSpread}). In flight is a gauge: each client's latest value,
  * carried forward where a client leaves a busy locality out (see {@link ClientState#omitted}).
  */
 final class LoadAggregator implements AutoCloseable {

@@ -188,6 +188,35 @@ class DemandWindowTest {
   }
 
   @Test
+  void theStoreSumsEveryReplicasDemandRowsAndShowsNoneAsALocality() {
+    Instant now = Instant.parse("2026-12-07T03:00:06Z");
+    var store = new io.signalbox.store.memory.InMemoryLoadReports();
+    List<LoadRow> rows = new ArrayList<>();
+    // 5 intervals of the window, 10 s each: r1 holds 100 requests a second, r2 50, and each one
+    // client covering every interval; one interval before the window (not counted).
+    Instant from = DemandWindow.start(now, INTERVAL);
+    for (int i = -1; i < DemandWindow.INTERVALS; i++) {
+      Instant start = from.plusMillis(i * I);
+      rows.add(DemandWindow.row(start, "r1", "greeter", 1_000, I));
+      rows.add(DemandWindow.row(start, "r2", "greeter", 500, I));
+    }
+    rows.add(new LoadRow(from, "r1", "greeter", "", "a", "", "", 1_000, 1_000, 0, 0));
+    store.write(rows, List.of(), List.of(
+        new io.signalbox.store.LoadReportStore.ClientLoadRow("n1", "r1", now.minusSeconds(1), from, "greeter\n", ""),
+        new io.signalbox.store.LoadReportStore.ClientLoadRow("n2", "r2", now.minusSeconds(1), from, "greeter\n", "")));
+    FleetLoad load = new StoredFleetLoad(store, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC), INTERVAL,
+        LoadReporting.RETENTION);
+
+    DemandWindow w = load.demand("greeter", now);
+    assertThat(w.rps()).isCloseTo(150, within(0.001));
+    assertThat(w.clients()).isEqualTo(2);
+    assertThat(w.coverage()).isCloseTo(1.0, within(0.001));
+    assertThat(w.settled()).isTrue();
+    assertThat(load.load("greeter", from.minusSeconds(60)).localities()).extracting(LocalityLoad::issued)
+        .containsExactly(1_000L);
+  }
+
+  @Test
   void theShedCategoryIsTheAutomaticDropsOne() {
     assertThat(DemandWindow.SHED_CATEGORY).isEqualTo(io.signalbox.controlplane.reconcile.AutomaticDrops.CATEGORY);
   }
