@@ -6,6 +6,7 @@ import io.signalbox.controlplane.admission.AdmissionController.State;
 import io.signalbox.controlplane.reconcile.AutomaticDrops;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.telemetry.DemandWindow;
 import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.EndpointSpec;
@@ -44,9 +45,12 @@ public final class AutoShedding implements AutoCloseable {
   private final Supplier<PublishedView> view;
   private final BooleanSupplier leading;
   private final BiConsumer<AutomaticDrops, String> writer;
+  // Confined to the thread that ticks (the timer's): no lock, so the store reads and the writer's
+  // call below are made under none (STYLE; issue 41).
   private final Map<String, State> states = new HashMap<>();
   private boolean decided;
-  private AutomaticDrops last = AutomaticDrops.INHERITED;
+  /** Written by the ticking thread, read by any (status, the dashboard). */
+  private volatile AutomaticDrops last = AutomaticDrops.INHERITED;
   private ScheduledExecutorService timer;
 
   /** @param writer receives the drops and, when a drop changed, the cause of the build it asks for */
@@ -78,21 +82,35 @@ public final class AutoShedding implements AutoCloseable {
     return this;
   }
 
-  /** One interval's decisions. */
-  public synchronized void tick() {
+  /** What one interval hands the writer. */
+  private record Handover(AutomaticDrops drops, String cause) {}
+
+  /**
+   * One interval's decisions, handed to the writer. Called from one thread at a time (the timer's,
+   * or a test's): the decisions' state is that thread's, and the hand-overs keep their order.
+   */
+  public void tick() {
+    Handover h = decide();
+    if (h != null) {
+      writer.accept(h.drops(), h.cause());
+    }
+  }
+
+  /** The decisions and the state they leave; null when there is nothing to hand over. */
+  private Handover decide() {
     if (!leading.getAsBoolean()) {
       if (decided) {
         states.clear();
         decided = false;
         last = AutomaticDrops.INHERITED;
-        writer.accept(AutomaticDrops.INHERITED, null);
+        return new Handover(AutomaticDrops.INHERITED, null);
       }
-      return;
+      return null;
     }
     PublishedView v = view.get();
     Snapshot epoch = v.snapshot();
     if (epoch == null) {
-      return;
+      return null;
     }
     Instant now = clock.instant();
     Map<String, AutomaticDrops.Entry> drops = new TreeMap<>();
@@ -108,10 +126,11 @@ public final class AutoShedding implements AutoCloseable {
       if (before == null) {
         before = State.inherited(AutomaticDrops.perMillion(epoch, cluster), now);
       }
-      Demand.Reading demand = Demand.of(load, cluster, now);
+      // A window its clients' reports do not yet cover is no evidence either way (DemandWindow).
+      DemandWindow demand = load.demand(cluster, now);
       Decision d = AdmissionController.decide(settings(admission),
           new AdmissionController.Reading(EligibleCapacity.of(c.getValue(), admission.defaultCapacityRps()),
-              demand.rps(), demand.fresh()), before, now);
+              demand.rps(), demand.settled()), before, now);
       seen.put(cluster, d.state());
       if (d.perMillion() > 0) {
         drops.put(cluster, new AutomaticDrops.Entry(d.perMillion(), d.cause()));
@@ -133,12 +152,12 @@ public final class AutoShedding implements AutoCloseable {
     boolean first = !decided;
     decided = true;
     last = next;
-    writer.accept(next, changes.isEmpty() && !first ? null
+    return new Handover(next, changes.isEmpty() && !first ? null
         : "automatic shedding" + (changes.isEmpty() ? "" : " (" + String.join("; ", changes) + ")"));
   }
 
   /** The drops this leader decided last, with their causes (empty on a follower). */
-  public synchronized AutomaticDrops current() {
+  public AutomaticDrops current() {
     return last;
   }
 

@@ -31,6 +31,14 @@ public interface FleetLoad {
   ClusterLoad load(String cluster, Instant since);
 
   /**
+   * {@code cluster}'s demand over the fixed window read at {@code now} ({@link DemandWindow}): what
+   * automatic shedding compares with the limit. Reads no client row this answer does not need.
+   */
+  default DemandWindow demand(String cluster, Instant now) {
+    return DemandWindow.none(now, interval());
+  }
+
+  /**
    * Per client whose latest report named {@code cluster}: its work in {@code locality} (see {@link
    * ClientWork}), by node id. A client that reports nothing for the cluster is not listed: for a
    * drain, those are the clients where only the deadline can decide.

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Counts in a report are since that client's previous report, so nothing needs undoing when a
  * client restarts, its stream resets or its counters start again from zero, and a late report
- * simply counts in the interval it arrives in. In flight is a gauge: each client's latest value,
+ * simply counts in the interval it arrives in; demand, for admission, is the one exception: each
+ * report is spread over the time it covers ({@link DemandSpread}). In flight is a gauge: each client's latest value,
  * carried forward where a client leaves a busy locality out (see {@link ClientState#omitted}).
  */
 final class LoadAggregator implements AutoCloseable {
@@ -53,6 +54,8 @@ final class LoadAggregator implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 1 << 30;
   /** A client silent for longer than this many intervals starts a new run when it reports again. */
   private static final int SILENCE_INTERVALS = 2;
+  /** A report said to cover more than this (a day) covers it: only its share of the window counts anyway. */
+  private static final long MAX_COVERED_SECONDS = 86_400;
 
   private record DropName(int cluster, String category) {}
 
@@ -79,6 +82,7 @@ final class LoadAggregator implements AutoCloseable {
   private int touchedCount;
   private final Map<DropName, long[]> drops = new HashMap<>();
   private final Map<String, ClientState> clients = new HashMap<>();
+  private final DemandSpread demand;
   private long intervalStart;
   private int intervalsClosed;
 
@@ -93,6 +97,7 @@ final class LoadAggregator implements AutoCloseable {
     this.metrics = metrics;
     this.base = clock.millis();
     this.intervalStart = alignedStart(base);
+    this.demand = new DemandSpread(intervalMillis, intervalStart);
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-aggregate"));
     this.writer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-store"));
   }
@@ -148,6 +153,7 @@ final class LoadAggregator implements AutoCloseable {
     int nowSeconds = secondsSinceBase(now);
     KnownClusters served = known.get();
     ClientState client = client(nodeId, now);
+    long previous = client.lastReport;
     if (now - client.lastReport > SILENCE_INTERVALS * intervalMillis + intervalMillis) {
       client.reportingSince = now;
       client.forget(nowSeconds);
@@ -166,6 +172,7 @@ final class LoadAggregator implements AutoCloseable {
       }
       int cluster = keys.cluster(clusterName);
       named[namedCount++] = cluster;
+      long requests = 0;
       for (UpstreamLocalityStats l : stats.getUpstreamLocalityStatsList()) {
         Locality locality = new Locality(l.getLocality().getRegion(), l.getLocality().getZone(),
             l.getLocality().getSubZone());
@@ -178,6 +185,7 @@ final class LoadAggregator implements AutoCloseable {
             l.getTotalErrorRequests(), l.getTotalRequestsInProgress(), nowSeconds)) {
           continue;
         }
+        requests += l.getTotalIssuedRequests();
         locality = keys.name(key).locality(); // the interned one: its strings' hashes are known
         // Envoy's per-endpoint figures (report_endpoint_granularity), kept only for endpoints the
         // assignment puts in this locality: their number is then bounded by what is served.
@@ -199,7 +207,11 @@ final class LoadAggregator implements AutoCloseable {
         }
         categorized += d.getDroppedCount();
         drop(cluster, d.getCategory(), d.getDroppedCount());
+        if (d.getCategory().equals(DemandWindow.SHED_CATEGORY)) {
+          requests += d.getDroppedCount();
+        }
       }
+      demand.add(cluster, now, covered(stats, now, previous), requests);
       long total = stats.getTotalDroppedRequests();
       if (!plausible(total)) {
         metrics.refused(LoadMetrics.ABSURD_VALUE);
@@ -208,6 +220,22 @@ final class LoadAggregator implements AutoCloseable {
       }
     }
     client.omitted(named, namedCount, keys::clusterOf, nowSeconds);
+  }
+
+  /**
+   * The time {@code stats} covers: its {@code load_report_interval} (grpc-java and Envoy set it to
+   * the time since their previous report, however long the stream was down), else the time since
+   * this client's previous report to this replica, else (its first here) one interval.
+   */
+  private long covered(ClusterStats stats, long now, long previous) {
+    com.google.protobuf.Duration d = stats.getLoadReportInterval();
+    long seconds = Math.min(d.getSeconds(), MAX_COVERED_SECONDS);
+    long millis = seconds * 1000 + d.getNanos() / 1_000_000;
+    if (millis <= 0 && previous > 0) {
+      // Counts are since the previous report: spread over that, however long (a gap can only thin them).
+      millis = now - previous;
+    }
+    return millis > 0 ? millis : intervalMillis;
   }
 
   /** Rounded up: an idle start may only be told later than it was, never earlier. */
@@ -305,6 +333,7 @@ final class LoadAggregator implements AutoCloseable {
         touched[key] = false;
       }
       touchedCount = 0;
+      loadRows.addAll(demand.changed(replica, keys::clusterName));
       List<DropRow> dropRows = new ArrayList<>(drops.size());
       drops.forEach((k, v) -> dropRows.add(new DropRow(start, replica, keys.clusterName(k.cluster()), k.category(), v[0])));
       drops.clear();

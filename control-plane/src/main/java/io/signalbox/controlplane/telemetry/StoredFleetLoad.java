@@ -176,8 +176,8 @@ final class StoredFleetLoad implements FleetLoad {
     Map<LoadKey, long[]> sums = new TreeMap<>(Comparator.comparing(LoadKey::start)
         .thenComparing(LoadKey::locality).thenComparing(LoadKey::endpoint));
     for (LoadRow r : loadRows(cluster, from)) {
-      if (r.intervalStart().isBefore(from)) {
-        continue; // read for every cluster from an earlier start
+      if (r.intervalStart().isBefore(from) || DemandWindow.isDemand(r)) {
+        continue; // read for every cluster from an earlier start, or demand (not a locality)
       }
       long[] s = sums.computeIfAbsent(new LoadKey(r.intervalStart(), new Locality(r.region(), r.zone(), r.subZone()),
           r.endpoint()), k -> new long[4]);
@@ -201,6 +201,22 @@ final class StoredFleetLoad implements FleetLoad {
     dropSums.forEach((k, n) -> drops.add(new DropLoad(k.start(), cluster, k.category(), n)));
     List<ReportingClient> clients = freshest(cluster).values().stream().map(StoredFleetLoad::client).toList();
     return new ClusterLoad(cluster, interval, localities, drops, clients);
+  }
+
+  @Override
+  public DemandWindow demand(String cluster, Instant now) {
+    try {
+      Instant from = DemandWindow.start(now, interval);
+      int reporting = 0;
+      for (ClientLoadRow row : freshest(cluster).values()) {
+        if (!row.lastReport().isBefore(from)) {
+          reporting++;
+        }
+      }
+      return DemandWindow.of(loadRows(cluster, from), reporting, now, interval);
+    } catch (StoreUnavailableException e) {
+      return DemandWindow.none(now, interval);
+    }
   }
 
   @Override
