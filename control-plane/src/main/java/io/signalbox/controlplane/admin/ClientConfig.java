@@ -37,7 +37,18 @@ record ClientConfig(
     long streamId,
     boolean delta,
     long currentEpoch,
-    Map<String, TypeConfig> types) {
+    Map<String, TypeConfig> types,
+    List<Stream> streams) {
+
+  /**
+   * One ADS stream of the node: grpc-go opens one per xDS target under one node id, a reconnect or
+   * a second replica adds more. {@code types} is each type's subscription, as the stream asked.
+   */
+  record Stream(long streamId, String replicaId, boolean delta, java.time.Instant connectedAt,
+      Map<String, Subscribed> types) {}
+
+  /** What a stream asked for of one type: the whole type, and the names it asks for by name. */
+  record Subscribed(boolean wildcard, List<String> names) {}
 
   /**
    * @param type {@code CDS}, {@code EDS}, {@code LDS} or {@code RDS}
@@ -95,9 +106,12 @@ record ClientConfig(
    * @param current the epoch served now, or null before the first
    * @param only the one type to show, or null for all the client has
    */
-  /** @param thisReplica this process's replica id: a stream it holds itself carries none of its own */
-  static ClientConfig of(ClientStatus client, LongFunction<Snapshot> epochs, Snapshot current, XdsType only,
-      String thisReplica) {
+  /**
+   * @param thisReplica this process's replica id: a stream it holds itself carries none of its own
+   * @param node every stream of the node, {@code client} (the one detailed) among them
+   */
+  static ClientConfig of(ClientStatus client, List<ClientStatus> node, LongFunction<Snapshot> epochs,
+      Snapshot current, XdsType only, String thisReplica) {
     Map<String, TypeConfig> types = new LinkedHashMap<>();
     for (XdsType type : XdsType.ORDERED) {
       TypeStatus t = client.types().get(type.typeUrl());
@@ -108,8 +122,20 @@ record ClientConfig(
     }
     // "replica  stream 1" named no replica for this process's own streams (issue 42).
     String replica = client.replicaId().isEmpty() ? thisReplica : client.replicaId();
+    List<Stream> streams = new ArrayList<>();
+    for (ClientStatus s : node) {
+      Map<String, Subscribed> subscribed = new LinkedHashMap<>();
+      for (XdsType type : XdsType.ORDERED) {
+        TypeStatus t = s.types().get(type.typeUrl());
+        if (t != null) {
+          subscribed.put(SHORT.get(type), new Subscribed(t.wildcard(), List.copyOf(new TreeSet<>(t.names()))));
+        }
+      }
+      streams.add(new Stream(s.streamId(), s.replicaId().isEmpty() ? thisReplica : s.replicaId(), s.delta(),
+          s.connectedAt(), subscribed));
+    }
     return new ClientConfig(client.nodeId(), client.nodeCluster(), client.userAgent(), replica,
-        client.streamId(), client.delta(), current == null ? 0 : current.epoch(), types);
+        client.streamId(), client.delta(), current == null ? 0 : current.epoch(), types, List.copyOf(streams));
   }
 
   private static TypeConfig type(XdsType type, TypeStatus t, ClientStatus client, LongFunction<Snapshot> epochs,

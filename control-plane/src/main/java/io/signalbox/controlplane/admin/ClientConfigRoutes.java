@@ -52,7 +52,9 @@ final class ClientConfigRoutes {
     }
     Snapshot current = backend.xds().current();
     Map<Long, Optional<Snapshot>> loaded = new HashMap<>();
-    ctx.json(ClientConfig.of(client.get(), epoch -> current != null && current.epoch() == epoch ? current
+    List<ClientStatus> node = clients.stream().filter(c -> c.nodeId().equals(id))
+        .sorted(Comparator.comparing(ClientStatus::replicaId).thenComparingLong(ClientStatus::streamId)).toList();
+    ctx.json(ClientConfig.of(client.get(), node, epoch -> current != null && current.epoch() == epoch ? current
         : loaded.computeIfAbsent(epoch, e -> backend.store().load(e).map(Snapshot::fromEnvelope)).orElse(null),
         current, only, backend.replica().get().replicaId()));
   }

@@ -46,6 +46,19 @@ public final class ConfigCommand implements Callable<Integer> {
         .append(", ").append(config.path("delta").asBoolean() ? "delta" : "SotW").append(", replica ")
         .append(Json.text(config, "replicaId")).append(" stream ").append(Json.text(config, "streamId"))
         .append("); current epoch ").append(Json.text(config, "currentEpoch")).append('\n');
+    if (config.path("streams").size() > 1) {
+      // A node with several streams (grpc-go's one per xDS target, a reconnect, two replicas):
+      // each with what it asked for; the types below are the newest stream's.
+      List<List<String>> rows = new ArrayList<>();
+      for (JsonNode s : config.path("streams")) {
+        StringBuilder asked = new StringBuilder();
+        s.path("types").properties().forEach(e -> asked.append(asked.length() == 0 ? "" : "; ").append(e.getKey())
+            .append(' ').append(subscribed(e.getValue())));
+        rows.add(Table.cells("  " + Json.text(s, "streamId"), Json.text(s, "replicaId"),
+            s.path("delta").asBoolean() ? "delta" : "SotW", asked.toString()));
+      }
+      out.append(new Table(List.of("  STREAM", "REPLICA", "VARIANT", "SUBSCRIBED"), rows).render());
+    }
     for (JsonNode t : config.path("types")) {
       out.append(typeLine(t)).append('\n');
       if (t.path("resources").isArray()) {
@@ -67,6 +80,16 @@ public final class ConfigCommand implements Callable<Integer> {
     options.out().print(out);
     options.out().flush();
     return 0;
+  }
+
+  /** {@code *} for the whole type, then the names asked for by name. */
+  private static String subscribed(JsonNode s) {
+    List<String> parts = new ArrayList<>();
+    if (s.path("wildcard").asBoolean()) {
+      parts.add("*");
+    }
+    s.path("names").forEach(n -> parts.add(n.asText()));
+    return parts.isEmpty() ? "(nothing)" : String.join(",", parts);
   }
 
   /** {@code EDS: sent epoch 7, ACKed epoch 6; NACK of epoch 7 (standing): message} */

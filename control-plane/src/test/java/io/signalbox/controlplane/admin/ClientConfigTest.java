@@ -70,7 +70,7 @@ class ClientConfigTest {
       JsonNode config = json(sb.get("/api/v1/clients/cfg-sotw/config"));
 
       assertThat(config.fieldNames()).toIterable().containsExactly("nodeId", "nodeCluster", "userAgent", "replicaId",
-          "streamId", "delta", "currentEpoch", "types");
+          "streamId", "delta", "currentEpoch", "types", "streams");
       assertThat(config.get("nodeId").asText()).isEqualTo("cfg-sotw");
       assertThat(config.get("nodeCluster").asText()).isEqualTo("web");
       assertThat(config.get("delta").asBoolean()).isFalse();
@@ -169,6 +169,33 @@ class ClientConfigTest {
       assertThat(badType.get("code").asText()).isEqualTo("bad_type");
       assertThat(badType.get("message").asText())
           .isEqualTo("type must be one of CDS, EDS, LDS, RDS or a type URL, was 'XDS'");
+    }
+  }
+
+  /**
+   * grpc-go opens one ADS stream per xDS target under one node id: each is tracked on its own, and
+   * the config lists every one with the names it subscribed to, as its requests said.
+   */
+  @Test
+  void everyStreamOfANodeIsListedWithTheNamesItSubscribedTo() throws Exception {
+    try (RecordingAdsClient one = new RecordingAdsClient(sb.server.xdsPort()).openDelta();
+        RecordingAdsClient two = new RecordingAdsClient(sb.server.xdsPort()).openDelta()) {
+      one.send(DeltaDiscoveryRequest.newBuilder().setNode(RecordingAdsClient.node("cfg-multi")).setTypeUrl(EDS)
+          .addResourceNamesSubscribe("greeter").build());
+      two.send(DeltaDiscoveryRequest.newBuilder().setNode(RecordingAdsClient.node("cfg-multi")).setTypeUrl(CDS)
+          .addResourceNamesSubscribe("*").build());
+      ack(one, one.next());
+      ack(two, two.next());
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> json(sb.get("/api/v1/clients/cfg-multi/config"))
+          .path("streams").size() == 2);
+      JsonNode streams = json(sb.get("/api/v1/clients/cfg-multi/config")).get("streams");
+
+      assertThat(streams.get(0).get("streamId").asLong()).isNotEqualTo(streams.get(1).get("streamId").asLong());
+      assertThat(streams).extracting(s -> s.get("types").toString()).containsExactlyInAnyOrder(
+          "{\"EDS\":{\"wildcard\":false,\"names\":[\"greeter\"]}}",
+          "{\"CDS\":{\"wildcard\":true,\"names\":[]}}");
+      assertThat(streams).allSatisfy(s -> assertThat(s.get("replicaId").asText()).isNotEmpty());
     }
   }
 }
