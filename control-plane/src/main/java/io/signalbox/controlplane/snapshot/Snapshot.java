@@ -23,6 +23,8 @@ import java.util.TreeMap;
 public final class Snapshot {
 
   private final long epoch;
+  // The epoch as delta's system_version_info: one string every stream sent this epoch shares.
+  private final String epochVersion;
   private final long parentEpoch;
   private final String contentHash;
   private final Instant createdAt;
@@ -73,10 +75,16 @@ public final class Snapshot {
     // A candidate hands over the tree it built (values already copied), shared with its parent's.
     this.endpoints = MerkleTreap.copyOf(endpoints, ContentHash.ENDPOINTS, List::copyOf);
     this.lineage = lineage;
+    this.epochVersion = Long.toString(epoch);
   }
 
   public long epoch() {
     return epoch;
+  }
+
+  /** {@link #epoch} as text, one instance for every stream that is sent it. */
+  public String epochVersion() {
+    return epochVersion;
   }
 
   public long parentEpoch() {

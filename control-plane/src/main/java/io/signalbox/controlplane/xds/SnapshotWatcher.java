@@ -83,7 +83,8 @@ final class SnapshotWatcher {
       for (XdsStream stream : incremental ? index.concerned(snapshot) : tracker.streams()) {
         if (stream.wave() == wave) {
           index.visited();
-          stream.flush(snapshot, clock.instant());
+          // One time for the whole release: what it sends is "sent at" when it was released.
+          stream.flush(snapshot, at);
         }
       }
       index.settle(wave, new ReleaseIndex.Settled(snapshot.epoch(), snapshot.createdAt(), at,

@@ -355,7 +355,7 @@ final class Subscription {
 
   private Outgoing respond(Snapshot snapshot, TypeResources current, Map<String, XdsResource> toSend,
       List<String> removed, List<ResourceError> errors, boolean adjustedOffer, Instant now) {
-    String version = delta ? Long.toString(snapshot.epoch()) : current.version();
+    String version = delta ? snapshot.epochVersion() : current.version();
     if (adjustedOffer && !delta) {
       // The offer differs from the snapshot's for this client: never reuse a version string for
       // different content (grpc-java #12663).
