@@ -108,14 +108,26 @@ final class Candidates {
 
   Result next(Input in) {
     EndpointMerge.Result merged = merge.update(in.sources(), sourcePrecedence);
-    // The endpoints as they should be served ({@link ServedEndpoints}).
-    ServedEndpoints.Result lifecycle = served.apply(merged.endpoints(), in.intent(), in.parent(), in.specs(),
+    // The endpoints as they should be served ({@link ServedEndpoints}), validated before the guards
+    // are asked: invalid input is refused with every violation, never held for a confirmation.
+    ServedEndpoints.Unguarded wanted = served.lifecycle(merged.endpoints(), in.intent(), in.parent(), in.specs(),
         in.drainsAcknowledged()::contains, clock.instant());
-    lastCauses = lifecycle.causes();
-    DesiredState desired = in.template().with(lifecycle.endpoints());
-    ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
+    DesiredState unguarded = in.template().with(wanted.endpoints());
+    ValidationResult verdict = validator.validate(unguarded).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
-      return new Refused(verdict.errors(), verdict.warnings(), effects(Map.of(), lifecycle));
+      lastCauses = wanted.causes();
+      return new Refused(verdict.errors(), verdict.warnings(), new Effects(Map.of(), Set.of(), wanted.nextChange()));
+    }
+    ServedEndpoints.Result lifecycle = served.guard(wanted, in.intent(), in.parent(), in.specs(), clock.instant());
+    lastCauses = lifecycle.causes();
+    DesiredState desired = unguarded;
+    if (lifecycle.endpoints() != wanted.endpoints()) {
+      // A guard kept what clients hold for some cluster: the mix is validated as it will be served.
+      desired = in.template().with(lifecycle.endpoints());
+      verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
+      if (!verdict.isValid()) {
+        return new Refused(verdict.errors(), verdict.warnings(), effects(Map.of(), lifecycle));
+      }
     }
     // The operator's drops before the quarantine: an assignment refused for its drops is restored
     // from the last safe epoch like any refused version (shedding never hides a NACK).
@@ -127,8 +139,9 @@ final class Candidates {
     Provenance provenance = in.provenance();
     if (!automatic.byCluster().isEmpty()) {
       Provenance.Builder p = provenance.toBuilder();
+      Set<String> clusters = desired.endpoints().keySet();
       automatic.byCluster().forEach((cluster, e) -> {
-        if (desired.endpoints().containsKey(cluster)) {
+        if (clusters.contains(cluster)) {
           p.putAutomaticDrops(cluster, e.cause());
         }
       });

@@ -137,15 +137,33 @@ class ValidationBeforeGuardsTest {
     assertThat(reconciler.status().epoch()).as("nothing published").isEqualTo(1);
     assertThat(standingRejection()).anySatisfy(v -> assertThat(v).contains("150"));
 
-    // Fixed, it is held again: the confirmation was spent on the refused build, and confirming the
-    // valid reload applies it.
+    // Fixed: the confirmation of those names still stands (a refused build spends nothing), and applies it.
     offer(twoOfThreeRemoved);
-    assertThat(reconciler.view().held()).extracting(HeldUpdates.Held::rule).containsExactly(ConfigHolds.RULE);
-    assertThat(reconciler.interventions().confirm(ConfigHolds.TARGET, fingerprint, "test"))
-        .isInstanceOf(Outcome.Applied.class);
-    reconciler.poke("confirmed again");
     await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.status().epoch() == 2);
     assertThat(reconciler.published().resources(io.signalbox.controlplane.snapshot.XdsType.CLUSTER).byName())
         .containsOnlyKeys("greeter");
+  }
+
+  @Test
+  void anEndpointUpdateTheMassRemovalGuardWouldHoldIsRefusedWhenInvalid() {
+    // Replaces the only endpoint (a 100% removal, held when valid) by one of weight 0, as a source
+    // that checks nothing itself might.
+    long begun = reconciler.buildsStarted();
+    reconciler.offerSource(new SourceState("file:/endpoints.yaml", 2, SourceHealth.FRESH, Map.of("greeter",
+        List.of(new EndpointSpec("10.0.0.2", 8080, "a", 0, 0, EndpointState.READY, "file:/endpoints.yaml"))),
+        List.of()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.buildsFinished() > begun);
+
+    assertThat(reconciler.view().held()).as("refused, not held").isEmpty();
+    assertThat(standingRejection()).anySatisfy(v -> assertThat(v).contains("weight"));
+
+    // The same replacement, valid: held by the guard as before.
+    long again = reconciler.buildsStarted();
+    reconciler.offerSource(new SourceState("file:/endpoints.yaml", 3, SourceHealth.FRESH, Map.of("greeter",
+        List.of(new EndpointSpec("10.0.0.2", 8080, "a", 1, 0, EndpointState.READY, "file:/endpoints.yaml"))),
+        List.of()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.buildsFinished() > again);
+    assertThat(reconciler.view().held()).extracting(HeldUpdates.Held::cluster).containsExactly("greeter");
+    assertThat(reconciler.status().epoch()).isEqualTo(1);
   }
 }
