@@ -50,8 +50,9 @@ public final class Pipeline {
   /**
    * The verdict {@code validate} and the start of {@code serve} give: the validator and Envoy rule
    * checks the server runs. A source with problems refuses the inputs with its problems alone: what
-   * it would have contributed is unknown, and a running server keeps that source's last good
-   * endpoints and says why ({@code ReconcileStatus.sourceProblems}), exactly these violations.
+   * it would have contributed is unknown (a rule broken by the rest may only be its absence). A
+   * running server reports these same violations as the source's ({@code
+   * ReconcileStatus.sourceProblems}), keeps its last good endpoints and builds from them.
    *
    * @param precedence {@code sources.precedence}
    */
