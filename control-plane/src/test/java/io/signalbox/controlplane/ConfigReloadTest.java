@@ -163,6 +163,27 @@ class ConfigReloadTest {
   }
 
   @Test
+  void aReloadRenamingTheOnlyListenerToNothingIsRefusedWithWhatValidateSaysNotHeld() {
+    long epoch = server.reconciler().status().epoch();
+    write("signalbox.yaml", config(SETTINGS, "billing", "search").replace("- name: greeter\n    apiListener",
+        "- name: \"\"\n    apiListener"));
+    server.reload();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !status().get("lastRejection").isNull());
+    assertThat(status().get("held").size()).as("nothing waits for confirm").isZero();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine validate = Main.commandLine();
+    validate.setOut(new PrintWriter(out, true));
+    validate.setErr(new PrintWriter(err, true));
+    assertThat(validate.execute("validate", "--config", config.toString())).isEqualTo(2);
+    List<String> refused = new java.util.ArrayList<>();
+    status().get("lastRejection").get("violations").forEach(v -> refused.add(v.asText()));
+    assertThat(refused).isNotEmpty().containsExactlyElementsOf(err.toString().lines().toList());
+    assertThat(status().get("epoch").asLong()).isEqualTo(epoch);
+  }
+
+  @Test
   void aReloadRemovingOneOfThreeClustersApplies() {
     write("signalbox.yaml", config(SETTINGS, "billing"));
     server.reload();

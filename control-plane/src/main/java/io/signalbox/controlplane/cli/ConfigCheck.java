@@ -6,40 +6,39 @@ import io.signalbox.controlplane.config.SecurityChecks;
 import io.signalbox.controlplane.config.SettingsChecks;
 import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.config.XdsTlsSettings;
-import io.signalbox.controlplane.reconcile.ResourceCheck;
-import io.signalbox.controlplane.snapshot.SnapshotBuilder;
+import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
+import io.signalbox.controlplane.reconcile.Pipeline;
 import io.signalbox.controlplane.snapshot.SnapshotCandidate;
 import io.signalbox.controlplane.tls.CertificateFiles;
 import io.signalbox.controlplane.tls.Pem;
 import io.signalbox.controlplane.tls.TlsMaterial;
-import io.signalbox.controlplane.translate.XdsTranslator;
-import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
-import io.signalbox.proto.v1.Provenance;
+import io.signalbox.source.SourceHealth;
+import io.signalbox.source.SourceState;
 import io.signalbox.source.file.EndpointFile;
 import io.signalbox.source.file.WatchedFile;
 import io.signalbox.yaml.Parsed;
-import io.signalbox.validation.DesiredStateValidator;
-import io.signalbox.validation.EnvoyResourceValidator;
-import io.signalbox.validation.ValidationResult;
+import io.signalbox.validation.SourceEndpointRules;
 import io.signalbox.validation.Violation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.time.Clock;
 
 /**
  * A config file and its endpoint files checked the way the server builds an epoch from them, with
  * the server's own code at each step and nothing else: {@link ConfigLoader} (structure), {@link
- * SecurityChecks} and {@link CertificateFiles} (the xDS and admin TLS settings, limits and files), {@link
- * EndpointFile} (each endpoint file), {@link DesiredStateValidator} (every rule), {@link
- * XdsTranslator} and {@link EnvoyResourceValidator} (Envoy's own rules on what clients would be
- * sent). No server, store or data directory is touched: {@code serve} refuses to start on what this
- * finds only when the settings are wrong or nothing is stored to serve (fail static), and {@code
- * validate} reports it (DESIGN "Offline validation").
+ * SecurityChecks} and {@link CertificateFiles} (the xDS and admin TLS settings, limits and files),
+ * each endpoint file read as the file source reads it ({@link EndpointFile}, {@link
+ * SourceEndpointRules}: one source per file), then {@link Pipeline#check}, the writer's own build:
+ * the sources merged by the one rule for duplicates and precedence, every rule, the translation and
+ * Envoy's own rules. No server, store or data directory is touched: {@code serve} refuses to start
+ * on what this finds only when the settings are wrong or nothing is stored to serve (fail static),
+ * and {@code validate} reports it (DESIGN "Offline validation").
  *
- * <p>Endpoints of the Kubernetes and registry sources need a cluster or a store; they are not read.
+ * <p>Endpoints of the Kubernetes and registry sources need a cluster or a store; they are not read
+ * here, but a caller that has their states passes them to {@link #of(SignalboxConfig, List)}.
  */
 public final class ConfigCheck {
 
@@ -48,8 +47,10 @@ public final class ConfigCheck {
    * @param errors every problem, in the order the server meets them
    * @param warnings what the validator records but does not refuse
    * @param endpoints how many endpoints the files hold
+   * @param candidate what clients would be sent, when valid; null otherwise
    */
-  public record Result(SignalboxConfig config, List<Violation> errors, List<Violation> warnings, int endpoints) {
+  public record Result(SignalboxConfig config, List<Violation> errors, List<Violation> warnings, int endpoints,
+      SnapshotCandidate candidate) {
     public Result {
       errors = List.copyOf(errors);
       warnings = List.copyOf(warnings);
@@ -68,29 +69,31 @@ public final class ConfigCheck {
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
       return of(ok.value());
     }
-    return new Result(null, parsed.violations(), List.of(), 0);
+    return new Result(null, parsed.violations(), List.of(), 0, null);
   }
 
   /** Checks a parsed config with the endpoint files it names, as they are now. */
   public static Result of(SignalboxConfig config) {
-    List<Violation> errors = new ArrayList<>(serverSettings(config));
-    Map<String, List<EndpointSpec>> endpoints = endpointFiles(config, errors);
-    int count = endpoints.values().stream().mapToInt(List::size).sum();
-    if (!errors.isEmpty()) {
-      return new Result(config, errors, List.of(), count);
-    }
-    DesiredState desired = config.desiredState(endpoints);
-    ValidationResult verdict = new DesiredStateValidator().validate(desired);
-    if (!verdict.isValid()) {
-      return new Result(config, verdict.errors(), verdict.warnings(), count);
-    }
-    // What the reconciler checks next: the translated resources, against Envoy's own rules.
-    SnapshotCandidate candidate = new SnapshotBuilder().candidate(new XdsTranslator().translate(desired).resources(),
-        desired.endpoints(), null, Provenance.getDefaultInstance());
-    ResourceCheck envoyRules = new EnvoyResourceValidator()::validate;
-    return new Result(config, envoyRules.checkChanged(candidate), verdict.warnings(), count);
+    return of(config, List.of());
   }
 
+  /**
+   * Checks a parsed config with the endpoint files it names, as they are now, and {@code others}:
+   * the states of its other sources (registry leases, EndpointSlices), as those sources publish them.
+   */
+  public static Result of(SignalboxConfig config, List<SourceState> others) {
+    List<Violation> settings = serverSettings(config);
+    List<SourceState> sources = new ArrayList<>(endpointFiles(config));
+    int count = sources.stream().mapToInt(s -> s.endpoints().values().stream().mapToInt(List::size).sum()).sum();
+    if (!settings.isEmpty()) {
+      return new Result(config, settings, List.of(), count, null);
+    }
+    sources.addAll(others);
+    // The template the server builds from (SignalboxServer), not a one-off desired state.
+    DesiredStateTemplate template = DesiredStateTemplate.of(config.desiredStates(), config::clusterFor);
+    Pipeline.Verdict verdict = Pipeline.check(template, sources, config.sources().precedence(), Clock.systemUTC());
+    return new Result(config, verdict.errors(), verdict.warnings(), count, verdict.candidate());
+  }
   /**
    * The settings sections ({@link SettingsChecks}, which {@link ConfigLoader} runs too) and, when they are
    * consistent, the TLS files as they are now: present, PEM, a key that belongs to its certificate.
@@ -119,26 +122,36 @@ public final class ConfigCheck {
   }
 
   /**
-   * Every endpoint file, merged by cluster. A missing or unreadable file is a problem here (at
-   * startup and offline), where the running server would keep the file's last good content.
+   * Every endpoint file as the file source publishes it: a source of its own (id {@code file:<path>}),
+   * FRESH with its endpoints, or FAILED with every problem and nothing of it (offline there is no
+   * last good content). A missing or unreadable file is a problem here (at startup and offline),
+   * where the running server would keep the file's last good content.
    */
-  private static Map<String, List<EndpointSpec>> endpointFiles(SignalboxConfig config, List<Violation> problems) {
-    Map<String, List<EndpointSpec>> endpoints = new TreeMap<>();
-    for (Path file : config.sources().files()) {
+  private static List<SourceState> endpointFiles(SignalboxConfig config) {
+    List<SourceState> states = new ArrayList<>();
+    for (Path configured : config.sources().files()) {
+      Path file = configured.toAbsolutePath().normalize();
+      String id = "file:" + file;
       // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
       WatchedFile.Event read = WatchedFile.readNow(file, config.sources().fileMaxBytes());
+      List<Violation> problems = new ArrayList<>();
+      Map<String, List<EndpointSpec>> endpoints = Map.of();
       if (read instanceof WatchedFile.Event.Content content) {
         Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
-        problems.addAll(parsed.violations());
         if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
-          ok.value().forEach((cluster, list) -> endpoints.computeIfAbsent(cluster, c -> new ArrayList<>()).addAll(list));
+          problems.addAll(SourceEndpointRules.check(ok.value()));
+          endpoints = problems.isEmpty() ? ok.value() : Map.of();
+        } else {
+          problems.addAll(parsed.violations());
         }
       } else if (read instanceof WatchedFile.Event.Unusable unusable) {
         problems.add(Violation.error("source.unusable", file.toString(), "", unusable.reason()));
       } else {
         problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
       }
+      states.add(new SourceState(id, 1, problems.isEmpty() ? SourceHealth.FRESH : SourceHealth.FAILED, endpoints,
+          problems));
     }
-    return endpoints;
+    return states;
   }
 }

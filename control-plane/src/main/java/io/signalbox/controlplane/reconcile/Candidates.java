@@ -79,7 +79,7 @@ final class Candidates {
   }
 
   /** The inputs break a rule: no epoch, the last one keeps serving. */
-  record Refused(List<Violation> errors, Effects effects) implements Result {}
+  record Refused(List<Violation> errors, List<Violation> warnings, Effects effects) implements Result {}
 
   /** A candidate (possibly with the parent's content), and the validator's warnings about it. */
   record Built(SnapshotCandidate candidate, List<Violation> warnings, Effects effects) implements Result {}
@@ -94,6 +94,7 @@ final class Candidates {
   private final ServedEndpoints served = new ServedEndpoints();
   private volatile List<String> sourcePrecedence = List.of();
   private Map<EndpointRef, String> lastCauses = Map.of();
+  private Asked lastAsked;
 
   /** @param epochs a published epoch's snapshot (quarantined resources are restored from one) */
   Candidates(Clock clock, Validator validator, Translator translator, ResourceCheck resourceCheck,
@@ -107,14 +108,26 @@ final class Candidates {
 
   Result next(Input in) {
     EndpointMerge.Result merged = merge.update(in.sources(), sourcePrecedence);
-    // The endpoints as they should be served ({@link ServedEndpoints}).
-    ServedEndpoints.Result lifecycle = served.apply(merged.endpoints(), in.intent(), in.parent(), in.specs(),
+    // The endpoints as they should be served ({@link ServedEndpoints}), validated before the guards
+    // are asked: invalid input is refused with every violation, never held for a confirmation.
+    ServedEndpoints.Unguarded wanted = served.lifecycle(merged.endpoints(), in.intent(), in.parent(), in.specs(),
         in.drainsAcknowledged()::contains, clock.instant());
-    lastCauses = lifecycle.causes();
-    DesiredState desired = in.template().with(lifecycle.endpoints());
-    ValidationResult verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
+    DesiredState unguarded = in.template().with(wanted.endpoints());
+    ValidationResult verdict = validator.validate(unguarded).and(new ValidationResult(merged.conflicts()));
     if (!verdict.isValid()) {
-      return new Refused(verdict.errors(), effects(Map.of(), lifecycle));
+      lastCauses = wanted.causes();
+      return new Refused(verdict.errors(), verdict.warnings(), new Effects(Map.of(), Set.of(), wanted.nextChange()));
+    }
+    ServedEndpoints.Result lifecycle = served.guard(wanted, in.intent(), in.parent(), in.specs(), clock.instant());
+    lastCauses = lifecycle.causes();
+    DesiredState desired = unguarded;
+    if (lifecycle.endpoints() != wanted.endpoints()) {
+      // A guard kept what clients hold for some cluster: the mix is validated as it will be served.
+      desired = in.template().with(lifecycle.endpoints());
+      verdict = validator.validate(desired).and(new ValidationResult(merged.conflicts()));
+      if (!verdict.isValid()) {
+        return new Refused(verdict.errors(), verdict.warnings(), effects(Map.of(), lifecycle));
+      }
     }
     // The operator's drops before the quarantine: an assignment refused for its drops is restored
     // from the last safe epoch like any refused version (shedding never hides a NACK).
@@ -126,8 +139,9 @@ final class Candidates {
     Provenance provenance = in.provenance();
     if (!automatic.byCluster().isEmpty()) {
       Provenance.Builder p = provenance.toBuilder();
+      Set<String> clusters = desired.endpoints().keySet();
       automatic.byCluster().forEach((cluster, e) -> {
-        if (desired.endpoints().containsKey(cluster)) {
+        if (clusters.contains(cluster)) {
           p.putAutomaticDrops(cluster, e.cause());
         }
       });
@@ -137,7 +151,7 @@ final class Candidates {
         provenance);
     List<Violation> envoyErrors = resourceCheck.checkChanged(candidate);
     if (!envoyErrors.isEmpty()) {
-      return new Refused(envoyErrors, effects);
+      return new Refused(envoyErrors, verdict.warnings(), effects);
     }
     return new Built(candidate, verdict.warnings(), effects);
   }
@@ -167,6 +181,27 @@ final class Candidates {
     });
     return byCluster;
   }
+
+  /**
+   * Whether {@code template} with {@code sources} builds at all ({@link Pipeline#build}, a first
+   * build's verdict): the config guard asks before it holds a reload, so that an invalid reload is
+   * refused with its violations and a held one is one that {@code validate} accepts. Remembered for
+   * the same template and source generations: a held reload is asked about on every build.
+   */
+  boolean builds(DesiredStateTemplate template, List<SourceState> sources) {
+    List<String> generations = sources.stream().map(s -> s.sourceId() + "@" + s.generation()).sorted().toList();
+    Asked last = lastAsked;
+    if (last != null && last.template() == template && last.generations().equals(generations)
+        && last.precedence().equals(sourcePrecedence)) {
+      return last.builds();
+    }
+    boolean builds = Pipeline.build(template, sources, sourcePrecedence, clock, validator, resourceCheck).valid();
+    lastAsked = new Asked(template, generations, sourcePrecedence, builds);
+    return builds;
+  }
+
+  private record Asked(DesiredStateTemplate template, List<String> generations, List<String> precedence,
+      boolean builds) {}
 
   /** Why each endpoint of the last candidate is served as it is. */
   Map<EndpointRef, String> lastCauses() {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,9 +70,18 @@ final class ConfigHolds {
   /**
    * The template to build from: {@code offered}, or while it is held the one in force.
    *
+   * <p>Validation comes before the guard: a reload the guard would hold that does not build ({@code
+   * builds} says no) is returned as it is, for the build to refuse with every violation, and is not
+   * held; nothing waits for a {@code confirm} that could publish what {@code validate} refuses. A
+   * held reload is asked again on every build, so an edit (or a source) that makes it invalid ends
+   * the hold with a refusal.
+   *
    * @param confirmations key -> fingerprint an operator let through ({@link #TARGET} for a config)
+   * @param builds whether a template builds with the inputs as they are now (asked only when the
+   *     guard would hold or let through a confirmed reload)
    */
-  DesiredStateTemplate admit(DesiredStateTemplate offered, Map<String, String> confirmations, Instant now) {
+  DesiredStateTemplate admit(DesiredStateTemplate offered, Map<String, String> confirmations, Instant now,
+      Predicate<DesiredStateTemplate> builds) {
     if (inForce == null || offered == inForce) {
       pending = null;
       admitted = offered;
@@ -87,8 +97,16 @@ final class ConfigHolds {
       admitted = offered;
       return offered;
     }
-    String fingerprint = fingerprint(lastOfferedDeclared);
     String source = lastOfferedDeclared.source();
+    if (!builds.test(offered)) {
+      if (pending != null) {
+        log.warn("the held reload of {} no longer builds: refused, not held", source);
+      }
+      pending = null;
+      admitted = offered;
+      return offered;
+    }
+    String fingerprint = fingerprint(lastOfferedDeclared);
     if (fingerprint.equals(confirmations.get(TARGET))) {
       log.warn("applying the held config reload of {}: confirmed by an operator", source);
       pending = null;

@@ -274,7 +274,8 @@ public final class Reconciler implements AutoCloseable {
       intent = interventions.intent();
     }
     long started = System.nanoTime();
-    DesiredStateTemplate template = configHolds.admit(offered, intent.confirmations(), clock.instant());
+    DesiredStateTemplate template = configHolds.admit(offered, intent.confirmations(), clock.instant(),
+        t -> candidates.builds(t, taken.seen()));
     Snapshot parent = publication.current();
     // ACKs taken once: what arrives while this builds counts in the next build, not half in this one.
     Set<EndpointRef> acked = publication.drainsAcknowledged();

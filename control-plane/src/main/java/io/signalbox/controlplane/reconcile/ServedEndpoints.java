@@ -40,12 +40,30 @@ final class ServedEndpoints {
       Set<String> spentConfirmations) {}
 
   /**
+   * The endpoints before the guards: what the sources, the operator's overrides, the departures and
+   * the freeze of ejections make of them. The writer validates these before it asks the guards
+   * ({@link #guard}), so that invalid input is refused, never held.
+   *
+   * @param nextChange when this changes by itself (a drain or an ejection ends), or null
+   */
+  record Unguarded(Map<String, List<EndpointSpec>> endpoints, Map<EndpointRef, String> causes, Instant nextChange) {}
+
+  /**
+   * {@link #lifecycle} then {@link #guard}.
+   *
    * @param published what clients are served now (null before the first epoch)
    * @param drainAcknowledged whether every client holding the endpoint's cluster holds an epoch in
    *     which it was DRAINING (invariant 2)
    */
   Result apply(Map<String, List<EndpointSpec>> fromSources, Intent intent, Snapshot published, ClusterSpecs specs,
       Predicate<EndpointRef> drainAcknowledged, Instant now) {
+    return guard(lifecycle(fromSources, intent, published, specs, drainAcknowledged, now), intent, published, specs,
+        now);
+  }
+
+  /** The endpoints as the sources and the operator intent make them, before the guards. */
+  Unguarded lifecycle(Map<String, List<EndpointSpec>> fromSources, Intent intent, Snapshot published,
+      ClusterSpecs specs, Predicate<EndpointRef> drainAcknowledged, Instant now) {
     List<OperatorOverride> overrides = intent.overrides();
     Lifecycle.Result current = Lifecycle.apply(fromSources, overrides, List.of(), now);
     List<Lifecycle.Departure> leaving = published == null ? List.of() : departures.update(published.endpoints(),
@@ -66,9 +84,14 @@ final class ServedEndpoints {
     } else {
       heldEjections = Map.of();
     }
-    HeldUpdates.Outcome guarded = heldUpdates.apply(published, endpoints, overrides, intent.confirmations(),
-        specs, now);
-    return new Result(guarded.endpoints(), causes, earliest(result.nextChange(), guarded.nextChange()),
+    return new Unguarded(endpoints, causes, result.nextChange());
+  }
+
+  /** The guards that hold a cluster's update back (mass removal, last eligible endpoints). */
+  Result guard(Unguarded unguarded, Intent intent, Snapshot published, ClusterSpecs specs, Instant now) {
+    HeldUpdates.Outcome guarded = heldUpdates.apply(published, unguarded.endpoints(), intent.overrides(),
+        intent.confirmations(), specs, now);
+    return new Result(guarded.endpoints(), unguarded.causes(), earliest(unguarded.nextChange(), guarded.nextChange()),
         guarded.stale());
   }
 
