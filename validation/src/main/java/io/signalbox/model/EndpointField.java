@@ -19,7 +19,9 @@ public enum EndpointField {
   PRIORITY("priority", Use.ATTRIBUTE, EndpointSpec::priority),
   STATE("state", Use.ATTRIBUTE, EndpointSpec::state),
   ORIGIN("origin", Use.PROVENANCE, EndpointSpec::origin),
-  CAPACITY_RPS("capacityRps", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::capacityRps);
+  CAPACITY_RPS("capacityRps", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::capacityRps),
+  HASH_KEY("hashKey", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hashKey),
+  TARGET_REF("targetRef", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::targetRef);
 
   /** What a field means to the code that compares endpoints. */
   public enum Use {

@@ -13,9 +13,13 @@ package io.signalbox.model;
  * @param origin where it came from: {@code file:/path}, {@code registry}, {@code kubernetes:ns/slice}
  * @param capacityRps requests per second it can serve, 1-1,000,000 when valid; null when it
  *     declares none (its cluster's {@code capacity} then applies)
+ * @param hashKey its place on a hash ring when its cluster's {@code hashKeySource} is {@code
+ *     HASH_KEY} (gRFC A76); empty when not declared
+ * @param targetRef what Kubernetes says it is ({@code Pod/namespace/name}), a ring key that survives a
+ *     new IP; empty outside Kubernetes
  */
 public record EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
-    String origin, Integer capacityRps) {
+    String origin, Integer capacityRps, String hashKey, String targetRef) {
 
   public static final int DEFAULT_WEIGHT = 1;
 
@@ -23,6 +27,14 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
     zone = zone == null ? "" : zone;
     state = state == null ? EndpointState.READY : state;
     origin = origin == null ? "" : origin;
+    hashKey = hashKey == null ? "" : hashKey;
+    targetRef = targetRef == null ? "" : targetRef;
+  }
+
+  /** An endpoint with no ring key of its own. */
+  public EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
+      String origin, Integer capacityRps) {
+    this(address, port, zone, weight, priority, state, origin, capacityRps, "", "");
   }
 
   /** An endpoint that declares no capacity. */
@@ -37,14 +49,22 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
   }
 
   public EndpointSpec withState(EndpointState newState) {
-    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps);
+    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef);
   }
 
   public EndpointSpec withWeight(int newWeight) {
-    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps);
+    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef);
   }
 
   public EndpointSpec withOrigin(String newOrigin) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps);
+    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef);
+  }
+
+  public EndpointSpec withHashKey(String newHashKey) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef);
+  }
+
+  public EndpointSpec withTargetRef(String newTargetRef) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef);
   }
 }

@@ -27,7 +27,9 @@ public enum ClientSetting {
   DROP_OVERLOADS("drop overloads"),
   DNS_ENDPOINTS("DNS-name endpoints"),
   /** An endpoint sent as DRAINING: no new work. */
-  DRAINING("DRAINING endpoints");
+  DRAINING("DRAINING endpoints"),
+  /** An endpoint placed on the hash ring by its {@code envoy.lb} {@code hash_key} (gRFC A76), not its address. */
+  ENDPOINT_HASH_KEYS("endpoint hash keys");
 
   private final String label;
 

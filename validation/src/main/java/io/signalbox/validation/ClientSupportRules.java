@@ -168,6 +168,9 @@ public final class ClientSupportRules {
         if (e.getHealthStatus() == HealthStatus.DRAINING) {
           used.add(ClientSetting.DRAINING);
         }
+        if (e.getMetadata().containsFilterMetadata("envoy.lb")) {
+          used.add(ClientSetting.ENDPOINT_HASH_KEYS);
+        }
       }
     }
     if (cla.getPolicy().getDropOverloadsCount() > 0) {
@@ -211,7 +214,8 @@ public final class ClientSupportRules {
 
   private static String it(ClientSetting setting) {
     return switch (setting) {
-      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING -> "them";
+      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING, ENDPOINT_HASH_KEYS ->
+          "them";
       default -> "it";
     };
   }

@@ -87,7 +87,8 @@ final class SliceMapping {
           }
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
-              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps);
+              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps, "",
+              targetRef(endpoint, namespace));
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }
@@ -96,6 +97,19 @@ final class SliceMapping {
     clusters.forEach((name, endpoints) ->
         out.put(name, endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList()));
     return out;
+  }
+
+  /**
+   * {@code Pod/namespace/name} of the object behind an endpoint, or empty: the ring key that a pod
+   * keeps when it comes back with a new IP (a StatefulSet's pod keeps its name).
+   */
+  static String targetRef(Endpoint endpoint, String sliceNamespace) {
+    var ref = endpoint.getTargetRef();
+    if (ref == null || ref.getName() == null || ref.getName().isEmpty()) {
+      return "";
+    }
+    String namespace = ref.getNamespace() == null || ref.getNamespace().isEmpty() ? sliceNamespace : ref.getNamespace();
+    return (ref.getKind() == null ? "" : ref.getKind()) + "/" + namespace + "/" + ref.getName();
   }
 
   /** One violation per slice whose capacity annotation is refused, in the slices' fixed order. */

@@ -119,4 +119,18 @@ class SliceMappingTest {
     assertThatThrownBy(() -> new ClusterNameTemplate("{svc}:{port}"))
         .hasMessage("clusterName: unknown placeholder '{svc}' in '{svc}:{port}', expected {namespace}, {service} and {port}");
   }
+
+  @Test
+  void keepsThePodBehindAnEndpointAsItsTargetRef() {
+    var pod = ready("10.0.0.1", "a");
+    pod.setTargetRef(new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
+        .withKind("Pod").withName("greeter-0").build());
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("default", "greeter", port("grpc", 80))),
+        List.of(withVersion(slice("default", "greeter-a", "greeter", "grpc", 8080, pod, ready("10.0.0.2", "a")), "7")),
+        ClusterNameTemplate.DEFAULT);
+
+    assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::targetRef)
+        .containsExactly("Pod/default/greeter-0", "");
+  }
 }
