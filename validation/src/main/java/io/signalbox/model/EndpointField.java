@@ -21,7 +21,8 @@ public enum EndpointField {
   ORIGIN("origin", Use.PROVENANCE, EndpointSpec::origin),
   CAPACITY_RPS("capacityRps", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::capacityRps),
   HASH_KEY("hashKey", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hashKey),
-  TARGET_REF("targetRef", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::targetRef);
+  TARGET_REF("targetRef", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::targetRef),
+  HOSTNAME("hostname", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hostname);
 
   /** What a field means to the code that compares endpoints. */
   public enum Use {

@@ -17,9 +17,11 @@ package io.signalbox.model;
  *     HASH_KEY} (gRFC A76); empty when not declared
  * @param targetRef what Kubernetes says it is ({@code Pod/namespace/name}), a ring key that survives a
  *     new IP; empty outside Kubernetes
+ * @param hostname the name the endpoint answers to (gRFC A81: a client rewriting the authority
+ *     sends it as {@code :authority}); empty when not declared
  */
 public record EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
-    String origin, Integer capacityRps, String hashKey, String targetRef) {
+    String origin, Integer capacityRps, String hashKey, String targetRef, String hostname) {
 
   public static final int DEFAULT_WEIGHT = 1;
 
@@ -29,12 +31,13 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
     origin = origin == null ? "" : origin;
     hashKey = hashKey == null ? "" : hashKey;
     targetRef = targetRef == null ? "" : targetRef;
+    hostname = hostname == null ? "" : hostname;
   }
 
   /** An endpoint with no ring key of its own. */
   public EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
       String origin, Integer capacityRps) {
-    this(address, port, zone, weight, priority, state, origin, capacityRps, "", "");
+    this(address, port, zone, weight, priority, state, origin, capacityRps, "", "", "");
   }
 
   /** An endpoint that declares no capacity. */
@@ -49,22 +52,27 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
   }
 
   public EndpointSpec withState(EndpointState newState) {
-    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef);
+    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef, hostname);
   }
 
   public EndpointSpec withWeight(int newWeight) {
-    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef);
+    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef, hostname);
   }
 
   public EndpointSpec withOrigin(String newOrigin) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef);
+    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef, hostname);
   }
 
   public EndpointSpec withHashKey(String newHashKey) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef);
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef, hostname);
+  }
+
+  public EndpointSpec withHostname(String newHostname) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
+        newHostname);
   }
 
   public EndpointSpec withTargetRef(String newTargetRef) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef);
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef, hostname);
   }
 }

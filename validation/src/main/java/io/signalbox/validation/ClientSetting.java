@@ -29,7 +29,9 @@ public enum ClientSetting {
   /** An endpoint sent as DRAINING: no new work. */
   DRAINING("DRAINING endpoints"),
   /** An endpoint placed on the hash ring by its {@code envoy.lb} {@code hash_key} (gRFC A76), not its address. */
-  ENDPOINT_HASH_KEYS("endpoint hash keys");
+  ENDPOINT_HASH_KEYS("endpoint hash keys"),
+  /** A route's {@code autoHostRewrite}: the chosen endpoint's hostname as the authority (gRFC A81). */
+  AUTO_HOST_REWRITE("autoHostRewrite");
 
   private final String label;
 

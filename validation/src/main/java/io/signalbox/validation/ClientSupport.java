@@ -87,6 +87,10 @@ public final class ClientSupport {
     // each endpoint's first address. RingHashKeyIT fails the day that changes.
     row(ClientSetting.ENDPOINT_HASH_KEYS, ignored("places endpoints by address; no flag enables A76 endpoint keys"),
         unknown(""), ignored(rr), applied("ring hash and Maglev read envoy.lb hash_key"));
+    row(ClientSetting.AUTO_HOST_REWRITE,
+        ignored("applied with GRPC_EXPERIMENTAL_XDS_AUTHORITY_REWRITE=true from a server its bootstrap marks "
+            + "trusted_xds_server"),
+        unknown(""), unknown(""), applied("Host becomes the endpoint's hostname"));
   }
 
   private ClientSupport() {}

@@ -85,6 +85,9 @@ public final class ClientSupportRules {
           if (route.getRoute().hasRetryPolicy()) {
             used.add(ClientSetting.RETRIES);
           }
+          if (route.getRoute().getAutoHostRewrite().getValue()) {
+            used.add(ClientSetting.AUTO_HOST_REWRITE);
+          }
         }
       }
       warn("route config '" + config.getName() + "'", used, connected, out);

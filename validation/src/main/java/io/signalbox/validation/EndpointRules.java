@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Endpoints of every cluster: address, port, weight, priority, uniqueness, capacity and hash key. */
+/** Endpoints of every cluster: address, port, weight, priority, uniqueness, capacity, hash key and hostname. */
 public final class EndpointRules {
 
   static final int MAX_PRIORITY = 127;
@@ -129,6 +129,10 @@ public final class EndpointRules {
       if (e.capacityRps() != null) {
         AdmissionRules.rpsProblem(e.capacityRps())
             .ifPresent(problem -> f.error(Findings.RANGE, src, Labels.field(at, "capacity.rps"), problem));
+      }
+      if (!e.hostname().isEmpty() && !Addresses.isHostname(e.hostname())) {
+        f.error("endpoint.hostname", src, Labels.field(at, "hostname"),
+            "must be a DNS name, was " + Findings.quote(e.hostname()));
       }
       if (!e.hashKey().isEmpty()) {
         hashKeyProblem(e.hashKey())

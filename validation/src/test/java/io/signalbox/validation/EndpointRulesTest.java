@@ -133,4 +133,13 @@ class EndpointRulesTest {
             "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.3:80): hashKey: "
                 + "must be at most 256 characters, was 257 [endpoint.hash-key]");
   }
+
+  @Test
+  void refusesAHostnameThatIsNoDnsName() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withHostname("web-0.web.default.svc.cluster.local"),
+            endpoint("10.0.0.2", 80).withHostname("web_1")))))
+        .containsExactly("file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): hostname: "
+            + "must be a DNS name, was 'web_1' [endpoint.hostname]");
+  }
 }

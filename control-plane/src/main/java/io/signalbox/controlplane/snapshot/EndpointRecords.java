@@ -28,6 +28,7 @@ final class EndpointRecords {
         .setOrigin(e.origin())
         .setHashKey(e.hashKey())
         .setTargetRef(e.targetRef())
+        .setHostname(e.hostname())
         .build();
   }
 
@@ -37,7 +38,7 @@ final class EndpointRecords {
       out.computeIfAbsent(r.getCluster(), k -> new ArrayList<>()).add(new EndpointSpec(
           r.getAddress(), r.getPort(), r.getZone(), r.getWeight(), r.getPriority(),
           EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null,
-          r.getHashKey(), r.getTargetRef()));
+          r.getHashKey(), r.getTargetRef(), r.getHostname()));
     }
     return out;
   }

@@ -246,8 +246,13 @@ final class AssignmentTranslator {
       out.setMetadata(Metadata.newBuilder().putFilterMetadata(LB_METADATA, Struct.newBuilder()
           .putFields(HASH_KEY, Value.newBuilder().setStringValue(key).build()).build()));
     }
+    Endpoint.Builder endpoint = Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket));
+    if (!e.hostname().isEmpty()) {
+      // gRFC A81: what a client rewriting the authority for this route sends as :authority.
+      endpoint.setHostname(e.hostname());
+    }
     return out
-        .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket)))
+        .setEndpoint(endpoint)
         .setHealthStatus(healthStatus(e))
         .setLoadBalancingWeight(uint32(weight))
         .build();

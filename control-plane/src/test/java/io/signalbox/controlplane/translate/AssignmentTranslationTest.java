@@ -214,4 +214,12 @@ class AssignmentTranslationTest {
     assertThat(keyed(io.signalbox.model.LbPolicy.ROUND_ROBIN, io.signalbox.model.HashKeySource.HASH_KEY)
         .getEndpoints(0).getLbEndpoints(0).hasMetadata()).isFalse();
   }
+
+  @Test
+  void sendsAnEndpointsHostnameAndNoneForAnEndpointWithout() {
+    ClusterLoadAssignment cla = translate(
+        endpoint("10.0.0.1", 80, "", 1, 0, READY).withHostname("web-0.example"), endpoint("10.0.0.2", 80, "", 1, 0, READY));
+    assertThat(cla.getEndpoints(0).getLbEndpointsList()).extracting(e -> e.getEndpoint().getHostname())
+        .containsExactly("web-0.example", "");
+  }
 }

@@ -28,7 +28,7 @@ public final class EndpointFile {
   record Document(Map<String, List<Entry>> clusters) {}
 
   record Entry(String address, Integer port, String zone, Integer weight, Integer priority, EndpointState state,
-      CapacitySpec capacity, String hashKey) {}
+      CapacitySpec capacity, String hashKey, String hostname) {}
 
   private EndpointFile() {}
 
@@ -63,7 +63,8 @@ public final class EndpointFile {
                   origin,
                   capacityRps(e.capacity()),
                   e.hashKey(),
-                  ""));
+                  "",
+                  e.hostname()));
         }
       }
       out.put(cluster, List.copyOf(endpoints));

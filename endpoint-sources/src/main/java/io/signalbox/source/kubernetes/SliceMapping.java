@@ -88,7 +88,7 @@ final class SliceMapping {
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
               EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps, "",
-              targetRef(endpoint, namespace));
+              targetRef(endpoint, namespace), endpoint.getHostname());
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }

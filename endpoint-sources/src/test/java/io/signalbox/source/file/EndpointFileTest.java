@@ -97,4 +97,11 @@ class EndpointFileTest {
         .isEqualTo(Parsed.ok(Map.of("web", List.of(
             new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml").withHashKey("web-0")))));
   }
+
+  @Test
+  void readsAnEndpointsHostname() {
+    assertThat(EndpointFile.parse("clusters:\n  web:\n    - { address: 10.0.0.1, port: 80, hostname: web-0.example }\n",
+        "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", List.of(
+            new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml").withHostname("web-0.example")))));
+  }
 }

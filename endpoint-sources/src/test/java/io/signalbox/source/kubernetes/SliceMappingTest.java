@@ -121,10 +121,11 @@ class SliceMappingTest {
   }
 
   @Test
-  void keepsThePodBehindAnEndpointAsItsTargetRef() {
+  void keepsThePodBehindAnEndpointAsItsTargetRefAndItsHostname() {
     var pod = ready("10.0.0.1", "a");
     pod.setTargetRef(new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
         .withKind("Pod").withName("greeter-0").build());
+    pod.setHostname("greeter-0");
     Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
         List.of(service("default", "greeter", port("grpc", 80))),
         List.of(withVersion(slice("default", "greeter-a", "greeter", "grpc", 8080, pod, ready("10.0.0.2", "a")), "7")),
@@ -132,5 +133,6 @@ class SliceMappingTest {
 
     assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::targetRef)
         .containsExactly("Pod/default/greeter-0", "");
+    assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::hostname).containsExactly("greeter-0", "");
   }
 }
