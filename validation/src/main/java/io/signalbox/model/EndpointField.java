@@ -22,7 +22,8 @@ public enum EndpointField {
   CAPACITY_RPS("capacityRps", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::capacityRps),
   HASH_KEY("hashKey", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hashKey),
   TARGET_REF("targetRef", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::targetRef),
-  HOSTNAME("hostname", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hostname);
+  HOSTNAME("hostname", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hostname),
+  ADDITIONAL_ADDRESSES("additionalAddresses", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::additionalAddresses);
 
   /** What a field means to the code that compares endpoints. */
   public enum Use {

@@ -1,5 +1,7 @@
 package io.signalbox.model;
 
+import java.util.List;
+
 /**
  * One endpoint of a cluster as a source reports it. Values are kept as given so the validator can
  * report every bad one; nothing here throws on a bad port or weight.
@@ -19,9 +21,13 @@ package io.signalbox.model;
  *     new IP; empty outside Kubernetes
  * @param hostname the name the endpoint answers to (gRFC A81: a client rewriting the authority
  *     sends it as {@code :authority}); empty when not declared
+ * @param additionalAddresses more IP addresses of the same backend on the same port, e.g. its IPv6
+ *     address beside an IPv4 {@code address} (gRFC A61: the client connects to whichever answers
+ *     first); empty for none
  */
 public record EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
-    String origin, Integer capacityRps, String hashKey, String targetRef, String hostname) {
+    String origin, Integer capacityRps, String hashKey, String targetRef, String hostname,
+    List<String> additionalAddresses) {
 
   public static final int DEFAULT_WEIGHT = 1;
 
@@ -32,12 +38,13 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
     hashKey = hashKey == null ? "" : hashKey;
     targetRef = targetRef == null ? "" : targetRef;
     hostname = hostname == null ? "" : hostname;
+    additionalAddresses = additionalAddresses == null ? List.of() : List.copyOf(additionalAddresses);
   }
 
   /** An endpoint with no ring key of its own. */
   public EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
       String origin, Integer capacityRps) {
-    this(address, port, zone, weight, priority, state, origin, capacityRps, "", "", "");
+    this(address, port, zone, weight, priority, state, origin, capacityRps, "", "", "", List.of());
   }
 
   /** An endpoint that declares no capacity. */
@@ -52,27 +59,50 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
   }
 
   public EndpointSpec withState(EndpointState newState) {
-    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef, hostname);
+    return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef, hostname,
+        additionalAddresses);
   }
 
   public EndpointSpec withWeight(int newWeight) {
-    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef, hostname);
+    return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef, hostname,
+        additionalAddresses);
   }
 
   public EndpointSpec withOrigin(String newOrigin) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef, hostname);
+    return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef, hostname,
+        additionalAddresses);
   }
 
   public EndpointSpec withHashKey(String newHashKey) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef, hostname);
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef, hostname,
+        additionalAddresses);
   }
 
   public EndpointSpec withHostname(String newHostname) {
     return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
-        newHostname);
+        newHostname, additionalAddresses);
+  }
+
+  public EndpointSpec withAdditionalAddresses(List<String> newAdditionalAddresses) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
+        hostname, newAdditionalAddresses);
+  }
+
+  /** {@link #key()} of every address it answers on: its own first, then each additional one. */
+  public List<String> keys() {
+    if (additionalAddresses.isEmpty()) {
+      return List.of(key());
+    }
+    java.util.ArrayList<String> out = new java.util.ArrayList<>(1 + additionalAddresses.size());
+    out.add(key());
+    for (String a : additionalAddresses) {
+      out.add((a != null && a.indexOf(':') >= 0 ? "[" + a + "]" : a) + ":" + port);
+    }
+    return out;
   }
 
   public EndpointSpec withTargetRef(String newTargetRef) {
-    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef, hostname);
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef, hostname,
+        additionalAddresses);
   }
 }

@@ -30,6 +30,8 @@ public enum ClientSetting {
   DRAINING("DRAINING endpoints"),
   /** An endpoint placed on the hash ring by its {@code envoy.lb} {@code hash_key} (gRFC A76), not its address. */
   ENDPOINT_HASH_KEYS("endpoint hash keys"),
+  /** An endpoint with {@code additional_addresses} (gRFC A61): one backend on both address families. */
+  ADDITIONAL_ADDRESSES("additional addresses"),
   /** A route's {@code autoHostRewrite}: the chosen endpoint's hostname as the authority (gRFC A81). */
   AUTO_HOST_REWRITE("autoHostRewrite");
 

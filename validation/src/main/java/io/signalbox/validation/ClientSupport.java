@@ -87,6 +87,9 @@ public final class ClientSupport {
     // each endpoint's first address. RingHashKeyIT fails the day that changes.
     row(ClientSetting.ENDPOINT_HASH_KEYS, ignored("places endpoints by address; no flag enables A76 endpoint keys"),
         unknown(""), ignored(rr), applied("ring hash and Maglev read envoy.lb hash_key"));
+    row(ClientSetting.ADDITIONAL_ADDRESSES,
+        ignored("uses the primary address; applied with GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=true"),
+        unknown(""), unknown(""), applied("Happy Eyeballs across the addresses"));
     row(ClientSetting.AUTO_HOST_REWRITE,
         ignored("applied with GRPC_EXPERIMENTAL_XDS_AUTHORITY_REWRITE=true from a server its bootstrap marks "
             + "trusted_xds_server"),

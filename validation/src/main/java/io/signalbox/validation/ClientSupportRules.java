@@ -174,6 +174,9 @@ public final class ClientSupportRules {
         if (e.getMetadata().containsFilterMetadata("envoy.lb")) {
           used.add(ClientSetting.ENDPOINT_HASH_KEYS);
         }
+        if (e.getEndpoint().getAdditionalAddressesCount() > 0) {
+          used.add(ClientSetting.ADDITIONAL_ADDRESSES);
+        }
       }
     }
     if (cla.getPolicy().getDropOverloadsCount() > 0) {
@@ -217,7 +220,8 @@ public final class ClientSupportRules {
 
   private static String it(ClientSetting setting) {
     return switch (setting) {
-      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING, ENDPOINT_HASH_KEYS ->
+      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING, ENDPOINT_HASH_KEYS,
+          ADDITIONAL_ADDRESSES ->
           "them";
       default -> "it";
     };

@@ -146,10 +146,23 @@ public final class EndpointRules {
               "duplicate hash key " + Findings.quote(e.hashKey()) + " (also at [" + other + "])");
         }
       }
+      for (String other : e.additionalAddresses()) {
+        // gRFC A61 clients parse each additional address as an IP (grpc-java NACKs the assignment otherwise).
+        if (other == null || !Addresses.isIp(other)) {
+          f.error("address", src, Labels.field(at, "additionalAddresses"),
+              "must be IPv4 or IPv6 addresses, was " + Findings.quote(String.valueOf(other)));
+        }
+      }
       if (e.address() != null) {
-        Integer previous = firstIndexOf.putIfAbsent(e.key().toLowerCase(Locale.ROOT), i);
-        if (previous != null) {
-          f.error("duplicate.endpoint", src, at, "duplicate endpoint " + e.key() + " (also at [" + previous + "])");
+        // Every address an endpoint answers on is its own: one that is another endpoint's (or listed
+        // twice) would be two backends, or two weights, for one.
+        List<String> keys = e.keys();
+        for (int k = 0; k < keys.size(); k++) {
+          Integer previous = firstIndexOf.putIfAbsent(keys.get(k).toLowerCase(Locale.ROOT), i);
+          if (previous != null) {
+            f.error("duplicate.endpoint", src, at, "duplicate endpoint " + keys.get(k)
+                + (k == 0 ? "" : " (an additional address)") + " (also at [" + previous + "])");
+          }
         }
       }
     }

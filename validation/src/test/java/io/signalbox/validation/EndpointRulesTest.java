@@ -142,4 +142,17 @@ class EndpointRulesTest {
         .containsExactly("file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): hostname: "
             + "must be a DNS name, was 'web_1' [endpoint.hostname]");
   }
+
+  @Test
+  void refusesAnAdditionalAddressThatIsNoIpOrIsAnotherEndpoints() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withAdditionalAddresses(List.of("fd00::1")),
+            endpoint("fd00::1", 80),
+            endpoint("10.0.0.3", 80).withAdditionalAddresses(List.of("web.example"))))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] ([fd00::1]:80): "
+                + "duplicate endpoint [fd00::1]:80 (also at [0]) [duplicate.endpoint]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.3:80): additionalAddresses: "
+                + "must be IPv4 or IPv6 addresses, was 'web.example' [address]");
+  }
 }

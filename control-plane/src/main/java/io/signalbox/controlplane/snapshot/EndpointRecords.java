@@ -29,6 +29,7 @@ final class EndpointRecords {
         .setHashKey(e.hashKey())
         .setTargetRef(e.targetRef())
         .setHostname(e.hostname())
+        .addAllAdditionalAddresses(e.additionalAddresses())
         .build();
   }
 
@@ -38,7 +39,8 @@ final class EndpointRecords {
       out.computeIfAbsent(r.getCluster(), k -> new ArrayList<>()).add(new EndpointSpec(
           r.getAddress(), r.getPort(), r.getZone(), r.getWeight(), r.getPriority(),
           EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null,
-          r.getHashKey(), r.getTargetRef(), r.getHostname()));
+          r.getHashKey(), r.getTargetRef(), r.getHostname(),
+          r.getAdditionalAddressesList()));
     }
     return out;
   }

@@ -247,6 +247,12 @@ final class AssignmentTranslator {
           .putFields(HASH_KEY, Value.newBuilder().setStringValue(key).build()).build()));
     }
     Endpoint.Builder endpoint = Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket));
+    for (String other : e.additionalAddresses()) {
+      // gRFC A61: the same backend on another address (its other family); one endpoint, one weight,
+      // one place on the ring, and the client connects to whichever address answers first.
+      endpoint.addAdditionalAddresses(Endpoint.AdditionalAddress.newBuilder().setAddress(Address.newBuilder()
+          .setSocketAddress(SocketAddress.newBuilder().setAddress(other).setPortValue(e.port()))));
+    }
     if (!e.hostname().isEmpty()) {
       // gRFC A81: what a client rewriting the authority for this route sends as :authority.
       endpoint.setHostname(e.hostname());

@@ -222,4 +222,13 @@ class AssignmentTranslationTest {
     assertThat(cla.getEndpoints(0).getLbEndpointsList()).extracting(e -> e.getEndpoint().getHostname())
         .containsExactly("web-0.example", "");
   }
+
+  @Test
+  void sendsAnEndpointsOtherFamilyAsAdditionalAddressesOnItsPort() {
+    ClusterLoadAssignment cla = translate(
+        endpoint("10.0.0.1", 80, "", 1, 0, READY).withAdditionalAddresses(List.of("fd00::1")));
+    Endpoint sent = cla.getEndpoints(0).getLbEndpoints(0).getEndpoint();
+    assertThat(sent.getAdditionalAddressesList()).extracting(a -> a.getAddress().getSocketAddress())
+        .containsExactly(SocketAddress.newBuilder().setAddress("fd00::1").setPortValue(80).build());
+  }
 }

@@ -28,7 +28,7 @@ public final class EndpointFile {
   record Document(Map<String, List<Entry>> clusters) {}
 
   record Entry(String address, Integer port, String zone, Integer weight, Integer priority, EndpointState state,
-      CapacitySpec capacity, String hashKey, String hostname) {}
+      CapacitySpec capacity, String hashKey, String hostname, List<String> additionalAddresses) {}
 
   private EndpointFile() {}
 
@@ -64,7 +64,8 @@ public final class EndpointFile {
                   capacityRps(e.capacity()),
                   e.hashKey(),
                   "",
-                  e.hostname()));
+                  e.hostname(),
+                  e.additionalAddresses()));
         }
       }
       out.put(cluster, List.copyOf(endpoints));

@@ -88,14 +88,14 @@ final class SliceMapping {
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
               EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps, "",
-              targetRef(endpoint, namespace), endpoint.getHostname());
+              targetRef(endpoint, namespace), endpoint.getHostname(), List.of());
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }
     }
     Map<String, List<EndpointSpec>> out = new TreeMap<>();
-    clusters.forEach((name, endpoints) ->
-        out.put(name, endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList()));
+    clusters.forEach((name, endpoints) -> out.put(name,
+        DualStack.merge(endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList(), e -> rank(e.state()))));
     return out;
   }
 

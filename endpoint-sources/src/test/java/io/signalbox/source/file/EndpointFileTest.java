@@ -104,4 +104,12 @@ class EndpointFileTest {
         "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", List.of(
             new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml").withHostname("web-0.example")))));
   }
+
+  @Test
+  void readsAnEndpointsAdditionalAddresses() {
+    assertThat(EndpointFile.parse(
+        "clusters:\n  web:\n    - { address: 10.0.0.1, port: 80, additionalAddresses: [ 'fd00::1' ] }\n", "e.yaml"))
+        .isEqualTo(Parsed.ok(Map.of("web", List.of(new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY,
+            "file:e.yaml").withAdditionalAddresses(List.of("fd00::1"))))));
+  }
 }
