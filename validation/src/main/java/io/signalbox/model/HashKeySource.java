@@ -1,7 +1,7 @@
 package io.signalbox.model;
 
 /**
- * Where an endpoint's place on a hash ring ({@code RING_HASH}, {@code MAGLEV}) comes from. With
+ * Where an endpoint's place on a {@code RING_HASH} ring comes from ({@code ringHash.hashKeySource}). With
  * anything but {@link #ADDRESS} the key is sent as the endpoint's {@code envoy.lb} metadata {@code
  * hash_key} (gRFC A76; Envoy's ring hash reads the same key); an endpoint without one
  * keeps its address, as before.
