@@ -252,6 +252,13 @@ public record ClusterSpec(
     return policy == LbPolicy.RING_HASH || policy == LbPolicy.MAGLEV;
   }
 
+  /** Where endpoints' ring keys come from: only a {@code RING_HASH} cluster sends any. */
+  public HashKeySource effectiveHashKeySource() {
+    RingHashSpec ring = balancing.ringHash();
+    return effectiveLbPolicy() != LbPolicy.RING_HASH || ring == null || ring.hashKeySource() == null
+        ? HashKeySource.ADDRESS : ring.hashKeySource();
+  }
+
   public LbPolicy effectiveLbPolicy() {
     return or(balancing.lbPolicy(), DEFAULT_LB_POLICY);
   }

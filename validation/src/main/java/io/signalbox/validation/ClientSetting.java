@@ -27,7 +27,13 @@ public enum ClientSetting {
   DROP_OVERLOADS("drop overloads"),
   DNS_ENDPOINTS("DNS-name endpoints"),
   /** An endpoint sent as DRAINING: no new work. */
-  DRAINING("DRAINING endpoints");
+  DRAINING("DRAINING endpoints"),
+  /** An endpoint placed on the hash ring by its {@code envoy.lb} {@code hash_key} (gRFC A76), not its address. */
+  ENDPOINT_HASH_KEYS("endpoint hash keys"),
+  /** An endpoint with {@code additional_addresses} (gRFC A61): one backend on both address families. */
+  ADDITIONAL_ADDRESSES("additional addresses"),
+  /** A route's {@code autoHostRewrite}: the chosen endpoint's hostname as the authority (gRFC A81). */
+  AUTO_HOST_REWRITE("autoHostRewrite");
 
   private final String label;
 

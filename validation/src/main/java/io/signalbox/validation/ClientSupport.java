@@ -83,6 +83,17 @@ public final class ClientSupport {
         rejected("EDS takes IP addresses only"));
     row(ClientSetting.DRAINING, applied("no new work"), applied("no new work"),
         ignored("treats DRAINING as healthy; Signalbox sends it per drainingAs"), applied("no new work"));
+    // grpc-java 1.85 (and its main branch) implements only A76's request-key half: its ring hashes
+    // each endpoint's first address. RingHashKeyIT fails the day that changes.
+    row(ClientSetting.ENDPOINT_HASH_KEYS, ignored("places endpoints by address; no flag enables A76 endpoint keys"),
+        unknown(""), ignored(rr), applied("ring hash and Maglev read envoy.lb hash_key"));
+    row(ClientSetting.ADDITIONAL_ADDRESSES,
+        ignored("uses the primary address; applied with GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=true"),
+        unknown(""), unknown(""), applied("Happy Eyeballs across the addresses"));
+    row(ClientSetting.AUTO_HOST_REWRITE,
+        ignored("applied with GRPC_EXPERIMENTAL_XDS_AUTHORITY_REWRITE=true from a server its bootstrap marks "
+            + "trusted_xds_server"),
+        unknown(""), unknown(""), applied("Host becomes the endpoint's hostname"));
   }
 
   private ClientSupport() {}

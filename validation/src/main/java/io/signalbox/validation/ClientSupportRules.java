@@ -85,6 +85,9 @@ public final class ClientSupportRules {
           if (route.getRoute().hasRetryPolicy()) {
             used.add(ClientSetting.RETRIES);
           }
+          if (route.getRoute().getAutoHostRewrite().getValue()) {
+            used.add(ClientSetting.AUTO_HOST_REWRITE);
+          }
         }
       }
       warn("route config '" + config.getName() + "'", used, connected, out);
@@ -168,6 +171,12 @@ public final class ClientSupportRules {
         if (e.getHealthStatus() == HealthStatus.DRAINING) {
           used.add(ClientSetting.DRAINING);
         }
+        if (e.getMetadata().containsFilterMetadata("envoy.lb")) {
+          used.add(ClientSetting.ENDPOINT_HASH_KEYS);
+        }
+        if (e.getEndpoint().getAdditionalAddressesCount() > 0) {
+          used.add(ClientSetting.ADDITIONAL_ADDRESSES);
+        }
       }
     }
     if (cla.getPolicy().getDropOverloadsCount() > 0) {
@@ -211,7 +220,9 @@ public final class ClientSupportRules {
 
   private static String it(ClientSetting setting) {
     return switch (setting) {
-      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING -> "them";
+      case ENDPOINT_WEIGHTS, LOCALITY_WEIGHTS, DROP_OVERLOADS, DNS_ENDPOINTS, PRIORITIES, DRAINING, ENDPOINT_HASH_KEYS,
+          ADDITIONAL_ADDRESSES ->
+          "them";
       default -> "it";
     };
   }

@@ -3,6 +3,7 @@ package io.signalbox.validation;
 import io.signalbox.model.ClusterSpec;
 import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.EndpointState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Endpoints of every cluster: address, port, weight, priority, uniqueness, and capacity. */
+/** Endpoints of every cluster: address, port, weight, priority, uniqueness, capacity, hash key and hostname. */
 public final class EndpointRules {
 
   static final int MAX_PRIORITY = 127;
@@ -24,7 +25,21 @@ public final class EndpointRules {
   /** What a weight must be, as messages and API descriptions say it. */
   public static final String WEIGHT_RANGE = "an integer from " + MIN_WEIGHT + " to " + MAX_WEIGHT;
 
+  /** A hash key is an opaque string clients hash; this bounds what one endpoint may make them hash. */
+  public static final int MAX_HASH_KEY_LENGTH = 256;
+
   private EndpointRules() {}
+
+  /** Why {@code hashKey} is no endpoint's ring key, or empty; the one rule for files and the registry. */
+  public static Optional<String> hashKeyProblem(String hashKey) {
+    if (hashKey.length() > MAX_HASH_KEY_LENGTH) {
+      return Optional.of("must be at most " + MAX_HASH_KEY_LENGTH + " characters, was " + hashKey.length());
+    }
+    if (hashKey.chars().anyMatch(Character::isISOControl)) {
+      return Optional.of("must not contain control characters");
+    }
+    return Optional.empty();
+  }
 
   static void check(DesiredState state, Findings f) {
     Map<String, ClusterSpec> declared = new HashMap<>();
@@ -82,6 +97,7 @@ public final class EndpointRules {
     // Discovered clusters are named by their source, so their names get the same checks.
     f.name(firstOrigin, label, cluster);
     Map<String, Integer> firstIndexOf = new HashMap<>();
+    Map<String, Integer> firstWithHashKey = new HashMap<>();
     for (int i = 0; i < endpoints.size(); i++) {
       EndpointSpec e = endpoints.get(i);
       if (e == null) {
@@ -114,10 +130,39 @@ public final class EndpointRules {
         AdmissionRules.rpsProblem(e.capacityRps())
             .ifPresent(problem -> f.error(Findings.RANGE, src, Labels.field(at, "capacity.rps"), problem));
       }
+      if (!e.hostname().isEmpty() && !Addresses.isHostname(e.hostname())) {
+        f.error("endpoint.hostname", src, Labels.field(at, "hostname"),
+            "must be a DNS name, was " + Findings.quote(e.hostname()));
+      }
+      if (!e.hashKey().isEmpty()) {
+        hashKeyProblem(e.hashKey())
+            .ifPresent(problem -> f.error("endpoint.hash-key", src, Labels.field(at, "hashKey"), problem));
+        // Two endpoints with one key share every place on the ring: one of them gets no traffic. A
+        // DRAINING one is off the ring already: a pod replaced on a new IP drains its old endpoint
+        // while the new one takes the same key, which is the point of a key.
+        Integer other = e.state() == EndpointState.DRAINING ? null : firstWithHashKey.putIfAbsent(e.hashKey(), i);
+        if (other != null) {
+          f.error("endpoint.hash-key", src, Labels.field(at, "hashKey"),
+              "duplicate hash key " + Findings.quote(e.hashKey()) + " (also at [" + other + "])");
+        }
+      }
+      for (String other : e.additionalAddresses()) {
+        // gRFC A61 clients parse each additional address as an IP (grpc-java NACKs the assignment otherwise).
+        if (other == null || !Addresses.isIp(other)) {
+          f.error("address", src, Labels.field(at, "additionalAddresses"),
+              "must be IPv4 or IPv6 addresses, was " + Findings.quote(String.valueOf(other)));
+        }
+      }
       if (e.address() != null) {
-        Integer previous = firstIndexOf.putIfAbsent(e.key().toLowerCase(Locale.ROOT), i);
-        if (previous != null) {
-          f.error("duplicate.endpoint", src, at, "duplicate endpoint " + e.key() + " (also at [" + previous + "])");
+        // Every address an endpoint answers on is its own: one that is another endpoint's (or listed
+        // twice) would be two backends, or two weights, for one.
+        List<String> keys = e.keys();
+        for (int k = 0; k < keys.size(); k++) {
+          Integer previous = firstIndexOf.putIfAbsent(keys.get(k).toLowerCase(Locale.ROOT), i);
+          if (previous != null) {
+            f.error("duplicate.endpoint", src, at, "duplicate endpoint " + keys.get(k)
+                + (k == 0 ? "" : " (an additional address)") + " (also at [" + previous + "])");
+          }
         }
       }
     }

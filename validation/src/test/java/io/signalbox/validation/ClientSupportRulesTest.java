@@ -167,4 +167,28 @@ class ClientSupportRulesTest {
         .containsExactly("route config 'api': hashPolicy: 1 armeria client will ignore it "
             + "(armeria: falls back to round robin, no NACK) [client.ignored] (warning)");
   }
+
+  @Test
+  void warnsThatGrpcJavaWithoutItsFlagsIgnoresHashKeysAndAdditionalAddresses() {
+    var keyed = endpoint("10.0.0.1", 1, HealthStatus.HEALTHY).toBuilder()
+        .setMetadata(io.envoyproxy.envoy.config.core.v3.Metadata.newBuilder().putFilterMetadata("envoy.lb",
+            com.google.protobuf.Struct.newBuilder().putFields("hash_key",
+                com.google.protobuf.Value.newBuilder().setStringValue("web-0").build()).build()))
+        .build();
+    var dual = keyed.toBuilder().setEndpoint(keyed.getEndpoint().toBuilder().addAdditionalAddresses(
+        io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.newBuilder().setAddress(
+            io.envoyproxy.envoy.config.core.v3.Address.newBuilder().setSocketAddress(
+                io.envoyproxy.envoy.config.core.v3.SocketAddress.newBuilder().setAddress("fd00::1").setPortValue(80)))))
+        .build();
+    ClusterLoadAssignment web = ClusterLoadAssignment.newBuilder().setClusterName("web")
+        .addEndpoints(locality("a", 0, dual)).build();
+    var served = new ClientSupportRules.Served(List.of(cluster("web", Cluster.LbPolicy.RING_HASH)), List.of(web),
+        List.of());
+
+    assertThat(check(served, Map.of(ClientKind.GRPC_JAVA, 2, ClientKind.ENVOY, 1))).containsExactly(
+        "endpoints of cluster 'web': endpoint hash keys: 2 grpc-java clients will ignore them (grpc-java: places "
+            + "endpoints by address; no flag enables A76 endpoint keys) [client.ignored] (warning)",
+        "endpoints of cluster 'web': additional addresses: 2 grpc-java clients will ignore them (grpc-java: uses the "
+            + "primary address; applied with GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=true) [client.ignored] (warning)");
+  }
 }

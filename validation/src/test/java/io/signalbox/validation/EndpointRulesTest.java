@@ -118,4 +118,41 @@ class EndpointRulesTest {
     assertThat(EndpointRules.weightProblem(4_294_967_297L))
         .contains("weight must be an integer from 1 to 10000, was 4294967297");
   }
+
+  @Test
+  void refusesAHashKeyTwiceInAClusterAndOneTooLongToHash() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withHashKey("g-1"),
+            endpoint("10.0.0.2", 80).withHashKey("g-1"),
+            endpoint("10.0.0.3", 80).withHashKey("k".repeat(257)),
+            endpoint("10.0.0.4", 80),
+            at("10.0.0.5", 80, 1, 0, EndpointState.DRAINING).withHashKey("g-1")))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): hashKey: "
+                + "duplicate hash key 'g-1' (also at [0]) [endpoint.hash-key]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.3:80): hashKey: "
+                + "must be at most 256 characters, was 257 [endpoint.hash-key]");
+  }
+
+  @Test
+  void refusesAHostnameThatIsNoDnsName() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withHostname("web-0.web.default.svc.cluster.local"),
+            endpoint("10.0.0.2", 80).withHostname("web_1")))))
+        .containsExactly("file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): hostname: "
+            + "must be a DNS name, was 'web_1' [endpoint.hostname]");
+  }
+
+  @Test
+  void refusesAnAdditionalAddressThatIsNoIpOrIsAnotherEndpoints() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withAdditionalAddresses(List.of("fd00::1")),
+            endpoint("fd00::1", 80),
+            endpoint("10.0.0.3", 80).withAdditionalAddresses(List.of("web.example"))))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] ([fd00::1]:80): "
+                + "duplicate endpoint [fd00::1]:80 (also at [0]) [duplicate.endpoint]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.3:80): additionalAddresses: "
+                + "must be IPv4 or IPv6 addresses, was 'web.example' [address]");
+  }
 }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.model.EndpointField;
 import io.signalbox.model.EndpointSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Objects;
  *
  * @param resource the changed resource, {@code TYPE/name}
  * @param endpoint {@code address:port}
- * @param field {@code weight}, {@code state}, {@code zone} or {@code priority}
+ * @param field an attribute's name ({@link EndpointField#component()}): {@code weight}, {@code state}, ...
  */
 record EndpointFieldChange(String resource, String endpoint, String field, String from, String to) {
 
@@ -38,11 +39,11 @@ record EndpointFieldChange(String resource, String endpoint, String field, Strin
       if (old == null) {
         continue;
       }
-      add(out, resource, now.key(), "weight", Integer.toString(old.weight()), Integer.toString(now.weight()));
-      add(out, resource, now.key(), "state", old.state().name(), now.state().name());
-      add(out, resource, now.key(), "zone", old.zone().isEmpty() ? "(none)" : old.zone(),
-          now.zone().isEmpty() ? "(none)" : now.zone());
-      add(out, resource, now.key(), "priority", Integer.toString(old.priority()), Integer.toString(now.priority()));
+      for (EndpointField f : EndpointField.ALL) {
+        if (f.isAttribute()) {
+          add(out, resource, now.key(), f.component(), f.text(old), f.text(now));
+        }
+      }
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
+import io.signalbox.model.EndpointField;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.SortedNames;
 import io.signalbox.source.SourceState;
@@ -230,7 +231,7 @@ final class EndpointMerge {
     for (Input input : inputs) {
       for (EndpointSpec e : input.endpoints()) {
         EndpointSpec existing = known.putIfAbsent(e.key(), e);
-        if (existing != null && existing != e && !sameAttributes(existing, e) && existing.origin() != null
+        if (existing != null && existing != e && !EndpointField.sameAttributes(existing, e) && existing.origin() != null
             && !existing.origin().equals(e.origin())) {
           int rankExisting = rank(precedence, existing.origin());
           int rankNew = rank(precedence, e.origin());
@@ -246,7 +247,7 @@ final class EndpointMerge {
           conflicts.add(new Found(input.sourceId(), Violation.error("source.conflict", e.origin(),
               "endpoints of cluster '" + cluster + "' (" + e.key() + ")",
               "also reported by " + existing.origin() + " with different attributes ("
-                  + describe(existing) + " vs " + describe(e) + ")")));
+                  + EndpointField.describe(existing) + " vs " + EndpointField.describe(e) + ")")));
         }
       }
     }
@@ -258,13 +259,4 @@ final class EndpointMerge {
     return precedence.indexOf(colon < 0 ? origin : origin.substring(0, colon));
   }
 
-  private static boolean sameAttributes(EndpointSpec a, EndpointSpec b) {
-    return a.zone().equals(b.zone()) && a.weight() == b.weight() && a.priority() == b.priority()
-        && a.state() == b.state();
-  }
-
-  private static String describe(EndpointSpec e) {
-    return "zone " + (e.zone().isEmpty() ? "-" : e.zone()) + ", weight " + e.weight() + ", priority "
-        + e.priority() + ", " + e.state();
-  }
 }

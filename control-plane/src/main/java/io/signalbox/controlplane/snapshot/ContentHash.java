@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.snapshot;
 
+import io.signalbox.model.EndpointField;
 import io.signalbox.model.EndpointSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -32,7 +33,7 @@ final class ContentHash {
    */
   static final MerkleTreap.ValueDigest<List<EndpointSpec>> ENDPOINTS = ContentHash::endpoints;
 
-  private static final byte[] DOMAIN = "signalbox content v3".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] DOMAIN = "signalbox content v4".getBytes(StandardCharsets.UTF_8);
 
   private ContentHash() {}
 
@@ -55,17 +56,12 @@ final class ContentHash {
     try {
       out.writeInt(list.size());
       for (EndpointSpec e : list) {
-        write(out, e.address());
-        out.writeInt(e.port());
-        write(out, e.zone());
-        out.writeInt(e.weight());
-        out.writeInt(e.priority());
-        write(out, e.state() == null ? "" : e.state().name());
-        write(out, e.origin());
-        // Sent to no client, but admission reads it from the served epoch: a capacity that changes
-        // alone (a registration renewed with another one) must make an epoch.
-        out.writeBoolean(e.capacityRps() != null);
-        out.writeInt(e.capacityRps() == null ? 0 : e.capacityRps());
+        // Every field, from the one list of them: a field hashed by no one (capacity once was) is a
+        // change that makes no epoch. Capacity is sent to no client, but admission reads it from
+        // the served epoch.
+        for (EndpointField f : EndpointField.ALL) {
+          writeValue(out, f.value(e));
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory", e);
@@ -73,6 +69,30 @@ final class ContentHash {
     // Called while MerkleTreap hashes a node, before that node's own digest starts: the shared
     // instance is free.
     return MerkleTreap.sha256().digest(bytes.toByteArray());
+  }
+
+  /** A tag, then the value: no two different field values write the same bytes. */
+  private static void writeValue(DataOutputStream out, Object value) throws IOException {
+    if (value == null) {
+      out.writeByte(0);
+    } else if (value instanceof String s) {
+      out.writeByte(1);
+      write(out, s);
+    } else if (value instanceof Integer i) {
+      out.writeByte(2);
+      out.writeInt(i);
+    } else if (value instanceof Enum<?> en) {
+      out.writeByte(3);
+      write(out, en.name());
+    } else if (value instanceof List<?> l) {
+      out.writeByte(4);
+      out.writeInt(l.size());
+      for (Object o : l) {
+        write(out, String.valueOf(o));
+      }
+    } else {
+      throw new IllegalArgumentException("an endpoint field of unhashable type: " + value.getClass());
+    }
   }
 
   private static void write(DataOutputStream out, String s) throws IOException {

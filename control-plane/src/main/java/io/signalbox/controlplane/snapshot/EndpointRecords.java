@@ -26,6 +26,10 @@ final class EndpointRecords {
         .setPriority(e.priority())
         .setState(io.signalbox.proto.v1.EndpointState.valueOf(e.state().name()))
         .setOrigin(e.origin())
+        .setHashKey(e.hashKey())
+        .setTargetRef(e.targetRef())
+        .setHostname(e.hostname())
+        .addAllAdditionalAddresses(e.additionalAddresses())
         .build();
   }
 
@@ -34,7 +38,9 @@ final class EndpointRecords {
     for (EndpointRecord r : records) {
       out.computeIfAbsent(r.getCluster(), k -> new ArrayList<>()).add(new EndpointSpec(
           r.getAddress(), r.getPort(), r.getZone(), r.getWeight(), r.getPriority(),
-          EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null));
+          EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null,
+          r.getHashKey(), r.getTargetRef(), r.getHostname(),
+          r.getAdditionalAddressesList()));
     }
     return out;
   }

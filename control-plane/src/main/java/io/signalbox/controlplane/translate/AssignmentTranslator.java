@@ -2,15 +2,19 @@ package io.signalbox.controlplane.translate;
 
 import static io.signalbox.controlplane.translate.ProtoValues.uint32;
 
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.signalbox.model.EndpointSpec;
+import io.signalbox.model.HashKeySource;
 import io.signalbox.validation.EndpointRules;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,7 +44,12 @@ final class AssignmentTranslator {
    *
    * @param overprovisioningFactor null for the clients' default (140)
    */
-  record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities) {
+  record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities,
+      HashKeySource hashKeys) {
+    Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities) {
+      this(endpoints, overprovisioningFactor, localities, HashKeySource.ADDRESS);
+    }
+
     Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor) {
       this(endpoints, overprovisioningFactor, Localities.PER_ZONE);
     }
@@ -84,7 +93,7 @@ final class AssignmentTranslator {
   }
 
   static ClusterLoadAssignment toAssignment(String clusterName, Input input) {
-    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints(), input.localities());
+    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints(), input.localities(), input.hashKeys());
     if (input.overprovisioningFactor() == null) {
       return cla;
     }
@@ -99,6 +108,11 @@ final class AssignmentTranslator {
   }
 
   static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints, Localities mode) {
+    return toAssignment(clusterName, endpoints, mode, HashKeySource.ADDRESS);
+  }
+
+  static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints, Localities mode,
+      HashKeySource hashKeys) {
     List<EndpointSpec> offered = new ArrayList<>(endpoints.size());
     for (EndpointSpec e : endpoints) {
       if (healthStatus(e) != null) {
@@ -133,7 +147,7 @@ final class AssignmentTranslator {
           cla.addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(emittedPriority)
               .setLocality(endpointLocality(e))
               .setLoadBalancingWeight(uint32((int) Math.min(localityWeight, UINT32_MAX)))
-              .addLbEndpoints(lbEndpoint(e, weight)));
+              .addLbEndpoints(lbEndpoint(e, weight, hashKeys)));
         }
         continue;
       }
@@ -147,7 +161,7 @@ final class AssignmentTranslator {
         EndpointSpec e = offered.get(i);
         int weight = lbWeight(e);
         weightSum += weight;
-        locality.addLbEndpoints(lbEndpoint(e, weight));
+        locality.addLbEndpoints(lbEndpoint(e, weight, hashKeys));
       }
       // grpc-xds ignores a locality without a weight ("No usable endpoint"); Envoy caps the sum at
       // uint32.
@@ -210,7 +224,15 @@ final class AssignmentTranslator {
     return Math.max(EndpointRules.MIN_WEIGHT, e.weight());
   }
 
-  private static LbEndpoint lbEndpoint(EndpointSpec e, int weight) {
+  /**
+   * The {@code envoy.lb} filter metadata that places an endpoint on a hash ring by a key of its own
+   * instead of its address: the path Envoy's ring hash and Maglev read ({@code
+   * Config::MetadataEnvoyLbKeys::HASH_KEY}) and gRFC A76 adopted for gRPC.
+   */
+  static final String LB_METADATA = "envoy.lb";
+  static final String HASH_KEY = "hash_key";
+
+  private static LbEndpoint lbEndpoint(EndpointSpec e, int weight, HashKeySource hashKeys) {
     // DNS names are passed through as given. Envoy's EDS resolves nothing (it needs IP addresses,
     // so Envoy fleets should be fed IPs); grpc-xds resolves nothing either. The validator may warn.
     SocketAddress socket =
@@ -218,8 +240,25 @@ final class AssignmentTranslator {
             .setAddress(Objects.requireNonNullElse(e.address(), ""))
             .setPortValue(e.port())
             .build();
-    return LbEndpoint.newBuilder()
-        .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket)))
+    LbEndpoint.Builder out = LbEndpoint.newBuilder();
+    String key = hashKeys.keyOf(e);
+    if (!key.isEmpty()) {
+      out.setMetadata(Metadata.newBuilder().putFilterMetadata(LB_METADATA, Struct.newBuilder()
+          .putFields(HASH_KEY, Value.newBuilder().setStringValue(key).build()).build()));
+    }
+    Endpoint.Builder endpoint = Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket));
+    for (String other : e.additionalAddresses()) {
+      // gRFC A61: the same backend on another address (its other family); one endpoint, one weight,
+      // one place on the ring, and the client connects to whichever address answers first.
+      endpoint.addAdditionalAddresses(Endpoint.AdditionalAddress.newBuilder().setAddress(Address.newBuilder()
+          .setSocketAddress(SocketAddress.newBuilder().setAddress(other).setPortValue(e.port()))));
+    }
+    if (!e.hostname().isEmpty()) {
+      // gRFC A81: what a client rewriting the authority for this route sends as :authority.
+      endpoint.setHostname(e.hostname());
+    }
+    return out
+        .setEndpoint(endpoint)
         .setHealthStatus(healthStatus(e))
         .setLoadBalancingWeight(uint32(weight))
         .build();

@@ -79,6 +79,11 @@ final class RouteTranslator {
     if (spec.retryPolicy() != null) {
       action.setRetryPolicy(RoutePolicyTranslator.retryPolicy(spec.retryPolicy()));
     }
+    if (Boolean.TRUE.equals(spec.autoHostRewrite())) {
+      // Sent to every client: the trust is the client's to decide (gRFC A81: grpc-java applies it
+      // only from a server its bootstrap marks trusted_xds_server); Envoy uses Endpoint.hostname.
+      action.setAutoHostRewrite(com.google.protobuf.BoolValue.of(true));
+    }
     return Route.newBuilder().setMatch(match(spec.match())).setRoute(action).build();
   }
 

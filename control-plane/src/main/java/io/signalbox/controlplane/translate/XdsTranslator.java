@@ -131,7 +131,8 @@ public final class XdsTranslator {
           s -> resource(XdsType.CLUSTER, name, ClusterTranslator.toCluster(s), Set.of(name)));
       assignments[n] = reuseOrBuild(oldAssignment,
           new AssignmentTranslator.Input(clusterEndpoints, spec.locality().overprovisioningFactor(),
-              AssignmentTranslator.Localities.of(spec)),
+              AssignmentTranslator.Localities.of(spec),
+              spec.effectiveHashKeySource()),
           e -> resource(XdsType.ENDPOINT, name, AssignmentTranslator.toAssignment(name, e), Set.of()));
       delta.cluster(name, clusters[n] != oldCluster ? clusters[n] : null,
           assignments[n] != oldAssignment ? assignments[n] : null, hadEndpoints, hasEndpoints[n]);

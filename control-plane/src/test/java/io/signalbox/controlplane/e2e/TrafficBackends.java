@@ -33,6 +33,16 @@ final class TrafficBackends implements AutoCloseable {
     return this;
   }
 
+  /** Stops {@code name}'s server and starts another answering with the same name on a new port: a pod's restart. */
+  TrafficBackends replace(String name) throws IOException, InterruptedException {
+    Server old = servers.remove(name);
+    if (old != null) {
+      old.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    servers.put(name, start(service(name, null)));
+    return this;
+  }
+
   /** Fails every call with UNAVAILABLE, as a backend that lost its database would. */
   TrafficBackends unavailable(String name) throws IOException {
     servers.put(name, start(service(name, Status.UNAVAILABLE.withDescription(name + " is unavailable"))));

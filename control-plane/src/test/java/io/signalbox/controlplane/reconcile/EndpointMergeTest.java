@@ -54,4 +54,18 @@ class EndpointMergeTest {
           + "registry:web/10.0.0.1:80 wins by sources.precedence");
     });
   }
+
+  @Test
+  void twoCapacitiesForTheSameEndpointAreAConflictNotOneEndpoint() {
+    EndpointSpec fromFile = new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "file:/a", 100);
+    EndpointSpec fromRegistry =
+        new EndpointSpec("10.0.0.1", 80, "a", 1, 0, EndpointState.READY, "registry:web/10.0.0.1:80", 300);
+
+    var merged = EndpointMerge.merge(List.of(source("file:/a", fromFile), source("registry", fromRegistry)));
+
+    assertThat(merged.conflicts()).extracting(Violation::toString).containsExactly(
+        "registry:web/10.0.0.1:80: endpoints of cluster 'web' (10.0.0.1:80): also reported by file:/a with "
+            + "different attributes (zone a, weight 1, priority 0, READY, capacityRps 100 vs zone a, weight 1, "
+            + "priority 0, READY, capacityRps 300) [source.conflict]");
+  }
 }

@@ -184,4 +184,51 @@ class AssignmentTranslationTest {
     EndpointSpec c = endpoint("10.0.0.2", 1, "a", 3, 0, DEGRADED);
     assertThat(translate(a, b, c)).isEqualTo(translate(c, b, a));
   }
+
+  private static ClusterLoadAssignment keyed(io.signalbox.model.LbPolicy policy, io.signalbox.model.HashKeySource keys) {
+    ClusterSpec spec = ClusterSpec.named("greeter")
+        .with(new ClusterSpec.Balancing(policy, null, null, new io.signalbox.model.RingHashSpec(null, null, keys), null,
+            null, null));
+    DesiredState state = new DesiredState("test.yaml", List.of(), List.of(), List.of(spec), Map.of("greeter", List.of(
+        endpoint("10.0.0.1", 80, "", 1, 0, READY).withHashKey("g-0").withTargetRef("Pod/default/greeter-0"),
+        endpoint("10.0.0.2", 80, "", 1, 0, READY))));
+    return assignment(new XdsTranslator().translate(state), "greeter");
+  }
+
+  private static List<String> hashKeys(ClusterLoadAssignment cla) {
+    return cla.getEndpoints(0).getLbEndpointsList().stream()
+        .map(e -> e.getMetadata().getFilterMetadataOrDefault("envoy.lb", com.google.protobuf.Struct.getDefaultInstance())
+            .getFieldsOrDefault("hash_key", com.google.protobuf.Value.getDefaultInstance()).getStringValue())
+        .toList();
+  }
+
+  @Test
+  void sendsTheChosenRingKeyAsEnvoyLbHashKeyAndNothingForAnEndpointWithout() {
+    assertThat(hashKeys(keyed(io.signalbox.model.LbPolicy.RING_HASH, io.signalbox.model.HashKeySource.HASH_KEY)))
+        .containsExactly("g-0", "");
+    assertThat(hashKeys(keyed(io.signalbox.model.LbPolicy.RING_HASH, io.signalbox.model.HashKeySource.TARGET_REF)))
+        .containsExactly("Pod/default/greeter-0", "");
+    // The default, and any policy that hashes nothing, send no metadata at all: today's bytes.
+    assertThat(keyed(io.signalbox.model.LbPolicy.RING_HASH, null).getEndpoints(0).getLbEndpoints(0).hasMetadata())
+        .isFalse();
+    assertThat(keyed(io.signalbox.model.LbPolicy.ROUND_ROBIN, io.signalbox.model.HashKeySource.HASH_KEY)
+        .getEndpoints(0).getLbEndpoints(0).hasMetadata()).isFalse();
+  }
+
+  @Test
+  void sendsAnEndpointsHostnameAndNoneForAnEndpointWithout() {
+    ClusterLoadAssignment cla = translate(
+        endpoint("10.0.0.1", 80, "", 1, 0, READY).withHostname("web-0.example"), endpoint("10.0.0.2", 80, "", 1, 0, READY));
+    assertThat(cla.getEndpoints(0).getLbEndpointsList()).extracting(e -> e.getEndpoint().getHostname())
+        .containsExactly("web-0.example", "");
+  }
+
+  @Test
+  void sendsAnEndpointsOtherFamilyAsAdditionalAddressesOnItsPort() {
+    ClusterLoadAssignment cla = translate(
+        endpoint("10.0.0.1", 80, "", 1, 0, READY).withAdditionalAddresses(List.of("fd00::1")));
+    Endpoint sent = cla.getEndpoints(0).getLbEndpoints(0).getEndpoint();
+    assertThat(sent.getAdditionalAddressesList()).extracting(a -> a.getAddress().getSocketAddress())
+        .containsExactly(SocketAddress.newBuilder().setAddress("fd00::1").setPortValue(80).build());
+  }
 }

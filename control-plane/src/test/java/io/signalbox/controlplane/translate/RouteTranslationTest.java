@@ -153,4 +153,14 @@ class RouteTranslationTest {
         .extracting(r -> r.getRoute().getCluster())
         .containsExactly("s", "fallback");
   }
+
+  @Test
+  void asksForTheAuthorityRewriteOnlyWhereARouteDoes() {
+    RouteConfigSpec spec = config("greeter",
+        new RouteSpec(new RouteMatchSpec("/a", null, null), "greeter", null, null, null, null, true),
+        new RouteSpec(new RouteMatchSpec("", null, null), "greeter", null, null));
+    var routes = routeConfiguration(translate(spec), "greeter").getVirtualHosts(0).getRoutesList();
+    assertThat(routes).extracting(r -> r.getRoute().hasAutoHostRewrite()).containsExactly(true, false);
+    assertThat(routes.get(0).getRoute().getAutoHostRewrite().getValue()).isTrue();
+  }
 }

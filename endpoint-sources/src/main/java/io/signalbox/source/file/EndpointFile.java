@@ -16,7 +16,7 @@ import java.util.Map;
  * <pre>
  * clusters:
  *   greeter:
- *     - { address: 127.0.0.1, port: 50051, zone: a, weight: 1, state: READY, capacity: { rps: 100 } }
+ *     - { address: 127.0.0.1, port: 50051, zone: a, weight: 1, state: READY, capacity: { rps: 100 }, hashKey: g-1 }
  * </pre>
  *
  * Structure only: ranges (ports, weights) and uniqueness are the validator's, so every endpoint is
@@ -28,7 +28,7 @@ public final class EndpointFile {
   record Document(Map<String, List<Entry>> clusters) {}
 
   record Entry(String address, Integer port, String zone, Integer weight, Integer priority, EndpointState state,
-      CapacitySpec capacity) {}
+      CapacitySpec capacity, String hashKey, String hostname, List<String> additionalAddresses) {}
 
   private EndpointFile() {}
 
@@ -61,7 +61,11 @@ public final class EndpointFile {
                   e.priority() == null ? 0 : e.priority(),
                   e.state(),
                   origin,
-                  capacityRps(e.capacity())));
+                  capacityRps(e.capacity()),
+                  e.hashKey(),
+                  "",
+                  e.hostname(),
+                  e.additionalAddresses()));
         }
       }
       out.put(cluster, List.copyOf(endpoints));

@@ -87,15 +87,29 @@ final class SliceMapping {
           }
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
-              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps);
+              EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps, "",
+              targetRef(endpoint, namespace), endpoint.getHostname(), List.of());
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }
     }
     Map<String, List<EndpointSpec>> out = new TreeMap<>();
-    clusters.forEach((name, endpoints) ->
-        out.put(name, endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList()));
+    clusters.forEach((name, endpoints) -> out.put(name,
+        DualStack.merge(endpoints.values().stream().sorted(BY_ADDRESS_AND_PORT).toList(), e -> rank(e.state()))));
     return out;
+  }
+
+  /**
+   * {@code Pod/namespace/name} of the object behind an endpoint, or empty: the ring key that a pod
+   * keeps when it comes back with a new IP (a StatefulSet's pod keeps its name).
+   */
+  static String targetRef(Endpoint endpoint, String sliceNamespace) {
+    var ref = endpoint.getTargetRef();
+    if (ref == null || ref.getName() == null || ref.getName().isEmpty()) {
+      return "";
+    }
+    String namespace = ref.getNamespace() == null || ref.getNamespace().isEmpty() ? sliceNamespace : ref.getNamespace();
+    return (ref.getKind() == null ? "" : ref.getKind()) + "/" + namespace + "/" + ref.getName();
   }
 
   /** One violation per slice whose capacity annotation is refused, in the slices' fixed order. */

@@ -90,4 +90,26 @@ class EndpointFileTest {
             "e.yaml: line 4, column 49: clusters.web[1].state: expected one of WARMING, READY, DEGRADED, DRAINING, EJECTED, was 'GONE' [parse]",
             "e.yaml: line 5, column 1: extra: unknown key 'extra' (expected one of clusters) [parse]");
   }
+
+  @Test
+  void readsAnEndpointsHashKey() {
+    assertThat(EndpointFile.parse("clusters:\n  web:\n    - { address: 10.0.0.1, port: 80, hashKey: web-0 }\n", "e.yaml"))
+        .isEqualTo(Parsed.ok(Map.of("web", List.of(
+            new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml").withHashKey("web-0")))));
+  }
+
+  @Test
+  void readsAnEndpointsHostname() {
+    assertThat(EndpointFile.parse("clusters:\n  web:\n    - { address: 10.0.0.1, port: 80, hostname: web-0.example }\n",
+        "e.yaml")).isEqualTo(Parsed.ok(Map.of("web", List.of(
+            new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY, "file:e.yaml").withHostname("web-0.example")))));
+  }
+
+  @Test
+  void readsAnEndpointsAdditionalAddresses() {
+    assertThat(EndpointFile.parse(
+        "clusters:\n  web:\n    - { address: 10.0.0.1, port: 80, additionalAddresses: [ 'fd00::1' ] }\n", "e.yaml"))
+        .isEqualTo(Parsed.ok(Map.of("web", List.of(new EndpointSpec("10.0.0.1", 80, "", 1, 0, EndpointState.READY,
+            "file:e.yaml").withAdditionalAddresses(List.of("fd00::1"))))));
+  }
 }

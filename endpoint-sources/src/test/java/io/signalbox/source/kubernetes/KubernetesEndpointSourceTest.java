@@ -243,4 +243,40 @@ class KubernetesEndpointSourceTest {
     // The probe's schedule survived: the next probe publishes the synced state.
     eventually().until(() -> last().health() == SourceHealth.FRESH && last().endpoints().containsKey(GREETER));
   }
+
+  /** A StatefulSet pod's entry: its Pod reference and hostname. */
+  private static Endpoint pod(String address, String name) {
+    Endpoint e = ready(address, "a");
+    e.setTargetRef(new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder().withKind("Pod").withNamespace("default")
+        .withName(name).build());
+    e.setHostname(name);
+    return e;
+  }
+
+  private void putDualStack(String v4, String v6) {
+    put(slice("default", "greeter-v4", "greeter", "grpc", 8080, pod(v4, "web-0")));
+    EndpointSlice six = slice("default", "greeter-v6", "greeter", "grpc", 8080, pod(v6, "web-0"));
+    six.setAddressType("IPv6");
+    put(six);
+  }
+
+  @Test
+  void mergesADualStackPodOfTwoSlicesIntoOneEndpointThatKeepsItsKeyAcrossNewIps() {
+    client.resource(service("default", "greeter", port("grpc", 80))).create();
+    putDualStack("10.0.0.1", "fd00::1");
+    startSource(null);
+
+    eventually().until(() -> greeter().size() == 1 && greeter().get(0).additionalAddresses().equals(List.of("fd00::1")));
+    assertThat(greeter().get(0)).satisfies(e -> {
+      assertThat(e.address()).isEqualTo("10.0.0.1");
+      assertThat(e.targetRef()).isEqualTo("Pod/default/web-0");
+      assertThat(e.hostname()).isEqualTo("web-0");
+    });
+
+    // The pod restarts with new addresses in both families: still one endpoint, same Pod, same ring key.
+    putDualStack("10.0.0.7", "fd00::7");
+    eventually().until(() -> greeter().size() == 1 && greeter().get(0).address().equals("10.0.0.7")
+        && greeter().get(0).additionalAddresses().equals(List.of("fd00::7")));
+    assertThat(greeter().get(0).targetRef()).isEqualTo("Pod/default/web-0");
+  }
 }

@@ -119,4 +119,48 @@ class SliceMappingTest {
     assertThatThrownBy(() -> new ClusterNameTemplate("{svc}:{port}"))
         .hasMessage("clusterName: unknown placeholder '{svc}' in '{svc}:{port}', expected {namespace}, {service} and {port}");
   }
+
+  @Test
+  void keepsThePodBehindAnEndpointAsItsTargetRefAndItsHostname() {
+    var pod = ready("10.0.0.1", "a");
+    pod.setTargetRef(new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
+        .withKind("Pod").withName("greeter-0").build());
+    pod.setHostname("greeter-0");
+    Map<String, List<EndpointSpec>> clusters = SliceMapping.clusters(
+        List.of(service("default", "greeter", port("grpc", 80))),
+        List.of(withVersion(slice("default", "greeter-a", "greeter", "grpc", 8080, pod, ready("10.0.0.2", "a")), "7")),
+        ClusterNameTemplate.DEFAULT);
+
+    assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::targetRef)
+        .containsExactly("Pod/default/greeter-0", "");
+    assertThat(clusters.get("default/greeter:grpc")).extracting(EndpointSpec::hostname).containsExactly("greeter-0", "");
+  }
+
+  private static io.fabric8.kubernetes.api.model.discovery.v1.Endpoint pod(String address, String pod, String hostname) {
+    var e = ready(address, "a");
+    if (pod != null) {
+      e.setTargetRef(new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder().withKind("Pod").withName(pod).build());
+    }
+    e.setHostname(hostname);
+    return e;
+  }
+
+  @Test
+  void mergesAPodsIpv4AndIpv6EntriesIntoOneEndpointByTargetRefElseHostname() {
+    EndpointSlice v4 = withVersion(slice("default", "web-v4", "web", "grpc", 8080,
+        pod("10.0.0.1", "web-0", null), pod("10.0.0.2", null, "web-1"), pod("10.0.0.3", null, null)), "7");
+    EndpointSlice v6 = withVersion(slice("default", "web-v6", "web", "grpc", 8080,
+        pod("fd00::1", "web-0", null), pod("fd00::2", null, "web-1"), pod("fd00::3", null, null)), "8");
+    v6.setAddressType("IPv6");
+
+    List<EndpointSpec> endpoints = SliceMapping.clusters(List.of(service("default", "web", port("grpc", 80))),
+        List.of(v6, v4), ClusterNameTemplate.DEFAULT).get("default/web:grpc");
+
+    assertThat(endpoints).extracting(EndpointSpec::address, EndpointSpec::additionalAddresses).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("10.0.0.1", List.of("fd00::1")),
+        org.assertj.core.groups.Tuple.tuple("10.0.0.2", List.of("fd00::2")),
+        // Neither a Pod nor a hostname says these are one backend: they stay two.
+        org.assertj.core.groups.Tuple.tuple("10.0.0.3", List.of()),
+        org.assertj.core.groups.Tuple.tuple("fd00::3", List.of()));
+  }
 }
