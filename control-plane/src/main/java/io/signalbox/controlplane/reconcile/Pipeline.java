@@ -30,7 +30,7 @@ public final class Pipeline {
 
   /**
    * @param errors every reason the inputs cannot be an epoch: the sources' own problems (a file
-   *     that does not parse or breaks a rule, a missing file) when any has some, else the build's
+   *     that does not parse or breaks a rule, a missing file), then the build's
    * @param warnings what the validator records but does not refuse
    * @param candidate the resources, when valid; null otherwise
    */
@@ -49,10 +49,11 @@ public final class Pipeline {
 
   /**
    * The verdict {@code validate} and the start of {@code serve} give: the validator and Envoy rule
-   * checks the server runs. A source with problems refuses the inputs with its problems alone: what
-   * it would have contributed is unknown (a rule broken by the rest may only be its absence). A
-   * running server reports these same violations as the source's ({@code
-   * ReconcileStatus.sourceProblems}), keeps its last good endpoints and builds from them.
+   * checks the server runs. A source with problems refuses the inputs with its problems, and with
+   * every violation of the build of the rest (the config's own, the other sources'): what the faulty
+   * source contributes is what it has as it is, nothing offline. A running server reports the same
+   * two sets, the source's as {@code ReconcileStatus.sourceProblems} and the build's as its last
+   * rejection, keeping the source's last good endpoints.
    *
    * @param precedence {@code sources.precedence}
    */
@@ -60,11 +61,15 @@ public final class Pipeline {
       Clock clock) {
     List<Violation> problems = new ArrayList<>();
     sources.stream().sorted(Comparator.comparing(SourceState::sourceId)).forEach(s -> problems.addAll(s.problems()));
-    if (!problems.isEmpty()) {
-      return new Verdict(problems, List.of(), null);
-    }
-    return build(template, sources, precedence, clock, new DesiredStateValidator(),
+    Verdict built = build(template, sources, precedence, clock, new DesiredStateValidator(),
         new EnvoyResourceValidator()::validate);
+    if (problems.isEmpty()) {
+      return built;
+    }
+    // The build's warnings are left out: without the faulty source's endpoints they describe its
+    // absence ("cluster 'greeter' has no endpoints"), not the inputs.
+    problems.addAll(built.errors());
+    return new Verdict(problems, List.of(), null);
   }
 
   /** A first build of {@code sources} as they are (a source's last good endpoints included). */

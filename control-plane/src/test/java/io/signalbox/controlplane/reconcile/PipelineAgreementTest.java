@@ -167,14 +167,10 @@ class PipelineAgreementTest {
 
   /** The writer's first build, as after a start with nothing stored. */
   private static Said start(SignalboxConfig config, List<SourceState> sources) {
-    List<Violation> problems = problems(sources);
-    if (problems != null) {
-      return Said.of(problems, List.of(), null);
-    }
     Candidates first = new Candidates(clock, new DesiredStateValidator(), new IncrementalTranslator(),
         new EnvoyResourceValidator()::validate, epoch -> null);
     first.sourcePrecedence(config.sources().precedence());
-    return said(first.next(input(template(config), sources, null)));
+    return withProblems(problems(sources), first.next(input(template(config), sources, null)));
   }
 
   /**
@@ -195,8 +191,22 @@ class PipelineAgreementTest {
     DesiredStateTemplate admitted = holds.admit(offered, Map.of(), clock.instant(), t -> writer.builds(t, sources));
     assertThat(admitted).as("nothing declared before: nothing to hold").isSameAs(offered);
     Candidates.Result reloaded = writer.next(input(admitted, sources, parent));
-    List<Violation> problems = problems(sources);
-    return problems != null ? Said.of(problems, List.of(), null) : said(reloaded);
+    return withProblems(problems(sources), reloaded);
+  }
+
+  /**
+   * What the server reports: the sources' problems (null: none), then the build's own errors; its
+   * warnings only when no source has problems (else they describe the faulty source's absence).
+   */
+  private static Said withProblems(List<Violation> problems, Candidates.Result result) {
+    if (problems == null) {
+      return said(result);
+    }
+    List<Violation> errors = new java.util.ArrayList<>(problems);
+    if (result instanceof Candidates.Refused r) {
+      errors.addAll(r.errors());
+    }
+    return Said.of(errors, List.of(), null);
   }
 
   private static Candidates.Input input(DesiredStateTemplate template, List<SourceState> sources, Snapshot parent) {
