@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -253,12 +254,86 @@ class DashboardPanelsIT {
     List<String> cells = browser.findElements(By.cssSelector("#held tbody tr[data-cluster=''] td")).stream()
         .map(WebElement::getText).toList();
     assertThat(cells.subList(0, 2)).containsExactly("config " + file, "guard.config-removal");
+    assertThat(cells.get(4)).isEqualTo("'signalbox confirm --config' applies the reload as written; or restore the file");
+    // The served configuration is the config in force, not the file: said once, with the way forward.
+    await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).untilAsserted(() ->
+        assertThat(browser.findElements(By.cssSelector("#served-differs tbody tr[data-kind='config'] td")).stream()
+            .map(WebElement::getText).toList()).hasSize(3).last()
+            .isEqualTo("forward: 'signalbox confirm --config' applies the file as written; or restore the file"));
     browser.findElement(By.cssSelector("#held tbody tr[data-cluster=''] button.confirm")).click();
 
     await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("confirm-result")).getText()
         .equals("Confirmed the held config reload."));
     await().atMost(Duration.ofSeconds(10)).until(() -> !clusterNames().contains("spare-b")
         && api("/api/v1/held").isEmpty());
+    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElement(By.id("att-served-differs")).isDisplayed());
+  }
+
+  /**
+   * A freeze is a hold and a difference from the inputs: both items carry the API's words (what
+   * releases it, how to go forward), the Frozen tile agrees with them, and all of it goes on unfreeze.
+   */
+  @Test
+  void aFreezeShowsWhatItHoldsAndHowToGoForwardUntilUnfrozen() throws Exception {
+    publish(endpoints(8, "b1", "b2", "b3"));
+    post("/api/v1/freeze", "{\"reason\": \"change window\"}");
+    try {
+      // An input that changes while frozen waits: the difference says so.
+      ws.write("endpoints.yaml", endpoints(9, "b1", "b2", "b3"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/status").get("pendingPublish").asBoolean());
+      openAs(VIEWER);
+      await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
+        JsonNode status = api("/api/v1/status");
+        JsonNode hold = only(status.get("holds"), "freeze");
+        JsonNode differs = only(status.get("servedDiffers"), "freeze");
+        List<String> held = cells("#held tbody tr[data-kind='freeze'] td");
+        assertThat(held).hasSize(6);
+        assertThat(held.subList(0, 3)).containsExactly("freeze publishing", "freeze", hold.get("message").asText());
+        assertThat(held.get(4)).isEqualTo(hold.get("release").asText())
+            .isEqualTo("'signalbox unfreeze' publishes what the inputs say now");
+        List<String> differ = cells("#served-differs tbody tr[data-kind='freeze'] td");
+        assertThat(differ).hasSize(3);
+        assertThat(differ.get(0)).isEqualTo(differs.get("says").asText())
+            .startsWith("publishing is frozen by ops (change window): epoch ").endsWith(" and newer inputs wait");
+        assertThat(differ.get(2)).isEqualTo("forward: " + differs.get("forward").asText())
+            .isEqualTo("forward: 'signalbox unfreeze' publishes what the inputs say");
+        assertThat(browser.findElement(By.id("frozen")).getText()).startsWith("yes, ").endsWith(" ago");
+        assertThat(browser.findElement(By.id("attention-none")).isDisplayed()).isFalse();
+      });
+    } finally {
+      post("/api/v1/unfreeze", "{}");
+    }
+    await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).untilAsserted(() -> {
+      assertThat(browser.findElement(By.id("att-held")).isDisplayed()).isFalse();
+      assertThat(browser.findElement(By.id("att-served-differs")).isDisplayed()).isFalse();
+      assertThat(browser.findElement(By.id("frozen")).getText()).isEqualTo("no");
+    });
+    assertThat(api("/api/v1/status").get("holds")).isEmpty();
+  }
+
+  static JsonNode only(JsonNode items, String kind) {
+    List<JsonNode> found = new ArrayList<>();
+    items.forEach(i -> {
+      if (i.get("kind").asText().equals(kind)) {
+        found.add(i);
+      }
+    });
+    assertThat(found).as(kind + " in " + items).hasSize(1);
+    return found.get(0);
+  }
+
+  static List<String> cells(String css) {
+    return browser.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+  }
+
+  /** An operator's write, as the CLI sends it. */
+  static void post(String path, String body) throws Exception {
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + server.adminPort() + path))
+        .header("Authorization", "Bearer " + OPERATOR).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
   }
 
   private static java.util.Set<String> clusterNames() {
@@ -279,9 +354,13 @@ class DashboardPanelsIT {
         By.cssSelector("#held tbody tr[data-cluster='greeter']")).isEmpty());
     List<String> cells = browser.findElements(By.cssSelector("#held tbody tr[data-cluster='greeter'] td")).stream()
         .map(WebElement::getText).toList();
-    assertThat(cells.subList(0, 3)).containsExactly("greeter", "guard.mass-removal",
+    // The words of status.holds, which `signalbox status` prints: what, rule, why, and what releases it.
+    JsonNode hold = api("/api/v1/status").get("holds").get(0);
+    assertThat(cells.subList(0, 3)).containsExactly("update greeter", "guard.mass-removal",
         api("/api/v1/held").get(0).get("message").asText());
     assertThat(cells.get(2)).startsWith("cluster 'greeter': one update takes 2 of 3 eligible endpoints out (66%)");
+    assertThat(cells.get(4)).isEqualTo(hold.get("release").asText())
+        .startsWith("'signalbox confirm greeter' lets it through");
     assertThat(browser.findElements(By.cssSelector("#held button"))).isEmpty();
 
     openAs(OPERATOR);
