@@ -8,11 +8,14 @@ const CLIENT_ROWS = 200;
 let timer = null;
 let canOperate = false;
 
-function renderGlance(status, summary) {
+function renderGlance(status, summary, now) {
   $('epoch').textContent = status.epoch;
   $('last-safe').textContent = status.lastSafeEpoch;
-  $('frozen').textContent = status.frozen ? 'yes' : 'no';
-  $('frozen').className = status.frozen ? 'warn' : '';
+  // From the same hold Needs attention lists, so the tile and the item cannot disagree.
+  const freeze = (status.holds || []).find((h) => h.kind === 'freeze');
+  $('frozen').textContent = freeze ? 'yes' + (freeze.since ? ', ' + ago(freeze.since, now) : '') : 'no';
+  $('frozen').className = freeze ? 'warn' : '';
+  $('frozen').title = freeze ? freeze.message + '; released by ' + freeze.release : '';
   $('store').textContent = status.storeAvailable ? (status.pendingPublish ? 'available, publish pending' : 'available') : 'unavailable';
   $('store').className = status.storeAvailable ? 'ok' : 'bad';
   const share = summary.clients === 0 ? '–' : Math.round((100 * summary.onCurrentEpoch) / summary.clients) + '%';
@@ -87,17 +90,25 @@ async function confirmHeld(cluster, button) {
   poll();
 }
 
+/**
+ * Everything held back from the served epoch with what releases it (status.holds), as `signalbox
+ * status` prints it: "kind subject", the server's message and rule, and its release text. A held
+ * update or config reload keeps its Confirm button.
+ */
 function renderHeld(status, now) {
-  fillAttention('held', status.held || [], (tr, h) => {
-    const target = h.cluster === null || h.cluster === undefined ? null : h.cluster;
-    tr.dataset.cluster = target === null ? '' : target;
-    cell(tr, target === null ? 'config ' + h.config : target);
+  fillAttention('held', status.holds || [], (tr, h) => {
+    const confirmable = h.kind === 'update' || h.kind === 'config';
+    const target = h.kind === 'update' ? h.subject : null;
+    tr.dataset.kind = h.kind;
+    if (confirmable) tr.dataset.cluster = target === null ? '' : target;
+    cell(tr, h.kind + ' ' + h.subject);
     cell(tr, h.rule);
     cell(tr, h.message, 'msg');
-    cell(tr, ago(h.since, now)).title = h.since;
+    cell(tr, ago(h.since, now)).title = h.since || '';
+    cell(tr, h.release, 'msg');
     const td = cell(tr, '');
     // Only operators may confirm; a viewer gets no button at all, not a disabled one.
-    if (canOperate) {
+    if (canOperate && confirmable) {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'confirm';
@@ -110,7 +121,17 @@ function renderHeld(status, now) {
   });
 }
 
-/** The operator's drops (shed) and the freeze of ejections with the ejections it holds (issue 31). */
+/** Where the served configuration is not what the inputs say (status.servedDiffers), and the way forward. */
+function renderServedDiffers(status, now) {
+  fillAttention('served-differs', status.servedDiffers || [], (tr, d) => {
+    tr.dataset.kind = d.kind;
+    cell(tr, d.says, 'msg warn');
+    cell(tr, ago(d.since, now)).title = d.since || '';
+    cell(tr, 'forward: ' + d.forward, 'msg');
+  });
+}
+
+/** The operator's drops (shed) and the freeze of ejections (issue 31); what that freeze holds is under Held. */
 function renderAdmission(status, now) {
   const rows = (status.drops || []).map((d) => ({
     what: 'shedding ' + d.percent + '% as ' + d.category, where: d.cluster,
@@ -119,12 +140,11 @@ function renderAdmission(status, now) {
   (status.automaticDrops || []).forEach((d) => rows.push({
     what: 'shedding ' + d.percent + '% as ' + d.category + ' (automatic)', where: d.cluster, by: d.cause,
     since: status.epochCreatedAt }));
+  // The ejections it holds are listed under Held (status.holds), with what releases them.
   const f = status.ejectionFreeze;
   if (f) {
     rows.push({ what: 'ejections frozen', where: 'all clusters', by: f.actor + (f.reason ? ': ' + f.reason : ''),
       since: f.at });
-    Object.entries(status.heldEjections || {}).forEach(([endpoint, why]) => rows.push({
-      what: 'ejection held', where: endpoint, by: why, since: f.at }));
   }
   fillAttention('admission', rows, (tr, r) => {
     cell(tr, r.what, 'warn');
@@ -388,8 +408,9 @@ async function poll() {
     $('login').hidden = true;
     $('main').hidden = false;
     renderWhoami(me.body);
-    renderGlance(status.body, summary.body);
+    renderGlance(status.body, summary.body, now);
     renderSourceProblems(status.body);
+    renderServedDiffers(status.body, now);
     renderHeld(status.body, now);
     renderAdmission(status.body, now);
     renderDrains(drains.body, now);

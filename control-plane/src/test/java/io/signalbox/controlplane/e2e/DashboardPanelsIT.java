@@ -4,157 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
-import io.grpc.testing.protobuf.SimpleRequest;
-import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.admin.AnsweringAdsClient;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.controlplane.config.TokenSettings;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * The dashboard's charts and panels in Debian's headless Chromium, against a Signalbox with tokens
- * and live clients (grpc-xds, and two raw ADS clients in another node group): the convergence and
- * lag charts draw exactly the API's numbers, a held update can be confirmed by an operator and
- * shows no button to a viewer, and an epoch page shows its diff. Leaves
- * {@code target/dashboard-panels.png}.
+ * The dashboard's charts and epoch page in Debian's headless Chromium: the convergence and lag
+ * charts draw exactly the API's numbers, and an epoch page shows its diff. Needs attention is
+ * {@link DashboardAttentionIT}. Leaves {@code target/dashboard-panels.png}.
  */
-class DashboardPanelsIT {
-
-  static final String VIEWER = "viewer-secret";
-  static final String OPERATOR = "operator-secret";
-  static final String NODE = "grpc-panels";
-
-  @TempDir static Path dir;
-  static Workspace ws;
-  static Backends backends;
-  static SignalboxServer server;
-  static ManagedChannel channel;
-  static List<AnsweringAdsClient> adsClients = new ArrayList<>();
-  static ChromeDriver browser;
-  static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  static final ObjectMapper json = new ObjectMapper();
-
-  @BeforeAll
-  static void start() throws Exception {
-    DashboardIT.assumeChromium();
-    ws = new Workspace(dir);
-    backends = Backends.start("b1", "b2", "b3");
-    int xdsPort = Workspace.freePort();
-    ws.write("endpoints.yaml", endpoints(1, "b1", "b2", "b3"));
-    Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN").replace("admin: { port: 0 }", """
-        admin:
-          port: 0
-          tokens:
-            - { name: dash, role: viewer, sha256: %s }
-            - { name: ops, role: operator, sha256: %s }""".formatted(TokenSettings.sha256Hex(VIEWER),
-        TokenSettings.sha256Hex(OPERATOR))));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, NODE);
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> !call().isEmpty());
-    for (String node : List.of("web-1", "web-2")) {
-      adsClients.add(new AnsweringAdsClient(server.xdsPort(), node, "web"));
-    }
-    browser = DashboardIT.chromium(dir);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (browser != null) {
-      browser.quit();
-    }
-    for (AnsweringAdsClient c : adsClients) {
-      c.close();
-    }
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    if (server != null) {
-      server.close();
-    }
-    if (backends != null) {
-      backends.close();
-    }
-  }
-
-  static String endpoints(int weightOfFirst, String... names) {
-    StringBuilder yaml = new StringBuilder("clusters:\n  greeter:\n");
-    for (int i = 0; i < names.length; i++) {
-      yaml.append("    - { address: 127.0.0.1, port: ").append(backends.port(names[i])).append(", zone: a, weight: ")
-          .append(i == 0 ? weightOfFirst : 1).append(" }\n");
-    }
-    return yaml.toString();
-  }
-
-  static String call() {
-    return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-        .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
-  }
-
-  static JsonNode api(String path) throws Exception {
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + server.adminPort() + path))
-        .header("Authorization", "Bearer " + VIEWER).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-    return json.readTree(response.body());
-  }
-
-  /** A new epoch from the endpoint file, waited for. */
-  static long publish(String endpointsYaml) {
-    long before = server.reconciler().status().epoch();
-    ws.write("endpoints.yaml", endpointsYaml);
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > before);
-    return server.reconciler().status().epoch();
-  }
-
-  /** Opens the dashboard as the holder of {@code token}; the first visit goes through the token form. */
-  static void openAs(String token) {
-    browser.get("http://127.0.0.1:" + server.adminPort() + "/");
-    browser.executeScript("sessionStorage.clear()");
-    browser.navigate().refresh();
-    await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("login")).isDisplayed());
-    browser.findElement(By.id("token")).sendKeys(token);
-    browser.findElement(By.cssSelector("#login button[type=submit]")).click();
-    await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("whoami")).getText()
-        .startsWith("signed in as"));
-  }
-
-  @SuppressWarnings("unchecked")
-  static List<String> script(String js) {
-    return new ArrayList<>((List<String>) browser.executeScript(js));
-  }
+class DashboardPanelsIT extends DashboardFleet {
 
   @Test
   void theConvergenceAndLagChartsDrawTheApisNumbers() throws Exception {
@@ -232,73 +100,6 @@ class DashboardPanelsIT {
   static String normalized(String drawn) {
     int space = drawn.lastIndexOf(' ');
     return drawn.substring(0, space + 1) + number(Double.parseDouble(drawn.substring(space + 1)));
-  }
-
-  @Test
-  void aHeldConfigReloadIsShownWithItsFileAndAnOperatorConfirmsIt() throws Exception {
-    Path file = ws.file("signalbox.yaml");
-    String original = Files.readString(file);
-    ws.write("signalbox.yaml", original + "  - { name: spare-a, connectTimeout: 1s }\n"
-        + "  - { name: spare-b, connectTimeout: 1s }\n");
-    server.reload();
-    await().atMost(Duration.ofSeconds(10)).until(() -> clusterNames().contains("spare-b"));
-    // Back to the original: two of three declared clusters removed at once, held.
-    ws.write("signalbox.yaml", original);
-    server.reload();
-    await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/held").size() == 1);
-
-    openAs(OPERATOR);
-    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(
-        By.cssSelector("#held tbody tr[data-cluster=''] button.confirm")).isEmpty());
-    List<String> cells = browser.findElements(By.cssSelector("#held tbody tr[data-cluster=''] td")).stream()
-        .map(WebElement::getText).toList();
-    assertThat(cells.subList(0, 2)).containsExactly("config " + file, "guard.config-removal");
-    browser.findElement(By.cssSelector("#held tbody tr[data-cluster=''] button.confirm")).click();
-
-    await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("confirm-result")).getText()
-        .equals("Confirmed the held config reload."));
-    await().atMost(Duration.ofSeconds(10)).until(() -> !clusterNames().contains("spare-b")
-        && api("/api/v1/held").isEmpty());
-  }
-
-  private static java.util.Set<String> clusterNames() {
-    return server.reconciler().published().resources(io.signalbox.controlplane.snapshot.XdsType.CLUSTER).byName()
-        .keySet();
-  }
-
-  @Test
-  void aHeldUpdateIsShownToAViewerWithoutAButtonAndAnOperatorConfirmsIt() throws Exception {
-    // Each test publishes weights of its own, so every write is a change whatever ran before.
-    publish(endpoints(5, "b1", "b2", "b3"));
-    // Two of three endpoints gone at once: more than massRemovalPercent 50, held.
-    ws.write("endpoints.yaml", endpoints(5, "b1"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/held").size() == 1);
-
-    openAs(VIEWER);
-    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(
-        By.cssSelector("#held tbody tr[data-cluster='greeter']")).isEmpty());
-    List<String> cells = browser.findElements(By.cssSelector("#held tbody tr[data-cluster='greeter'] td")).stream()
-        .map(WebElement::getText).toList();
-    assertThat(cells.subList(0, 3)).containsExactly("greeter", "guard.mass-removal",
-        api("/api/v1/held").get(0).get("message").asText());
-    assertThat(cells.get(2)).startsWith("cluster 'greeter': one update takes 2 of 3 eligible endpoints out (66%)");
-    assertThat(browser.findElements(By.cssSelector("#held button"))).isEmpty();
-
-    openAs(OPERATOR);
-    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(
-        By.cssSelector("#held tbody tr[data-cluster='greeter'] button.confirm")).isEmpty());
-    browser.findElement(By.cssSelector("#held tbody tr[data-cluster='greeter'] button.confirm")).click();
-
-    await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("confirm-result")).getText()
-        .equals("Confirmed the held update of greeter."));
-    await().atMost(Duration.ofSeconds(10)).until(() -> api("/api/v1/held").isEmpty()
-        && !browser.findElement(By.id("att-held")).isDisplayed());
-    JsonNode audit = api("/api/v1/audit?limit=100");
-    assertThat(audit.findValues("action").stream().map(JsonNode::asText)).contains("confirm");
-    assertThat(audit.findParents("action").stream().filter(a -> a.get("action").asText().equals("confirm"))
-        .map(a -> a.get("actor").asText() + ": " + a.get("reason").asText()))
-        .contains("ops: confirmed on the dashboard");
-    publish(endpoints(6, "b1", "b2", "b3"));
   }
 
   @Test
