@@ -63,7 +63,7 @@ final class AdsService implements BindableService {
       GatedStream.GatedCall<?, ?> gated = call instanceof GatedStream.GatedCall<?, ?> g ? g : null;
       SynchronizationContext context = gated != null ? gated.context
           : new SynchronizationContext((thread, e) -> log.error("writing to an xDS stream failed", e));
-      XdsStream stream = tracker.open(delta, context, new Writer<>(call));
+      XdsStream stream = tracker.open(delta, context, new Writer<>(call, gated));
       call.request(1);
       return new ServerCall.Listener<>() {
         private boolean ended;
@@ -116,19 +116,31 @@ final class AdsService implements BindableService {
    */
   private static final class Writer<Q> implements java.util.function.Consumer<EncodedResponse.Stamped> {
     private final ServerCall<Q, EncodedResponse.Stamped> call;
+    // The same call when the gate wraps it: written to in its context directly, not queued again.
+    private final GatedStream.GatedCall<?, ?> gated;
     private boolean headersSent; // confined to the stream's context
 
-    Writer(ServerCall<Q, EncodedResponse.Stamped> call) {
+    Writer(ServerCall<Q, EncodedResponse.Stamped> call, GatedStream.GatedCall<?, ?> gated) {
       this.call = call;
+      this.gated = gated;
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public void accept(EncodedResponse.Stamped response) {
+      if (gated != null && gated.closedInContext()) {
+        return; // refused or cancelled: a release may still have queued a response for it
+      }
       if (!headersSent) {
         headersSent = true;
         call.sendHeaders(new Metadata());
       }
-      call.sendMessage(response);
+      if (gated != null) {
+        // gated is call itself (see handler), so its message type is Stamped.
+        ((GatedStream.GatedCall<Q, EncodedResponse.Stamped>) gated).sendInContext(response);
+      } else {
+        call.sendMessage(response);
+      }
     }
   }
 }

@@ -34,9 +34,22 @@ final class EncodedResponse {
     this.tail = tail;
   }
 
-  /** The bytes a stream sends: this response with {@code nonce}. */
+  /** The bytes a stream sends: this response with {@code nonce}, its field encoded here once. */
   Stamped stamped(String nonce) {
-    return new Stamped(this, nonce.getBytes(StandardCharsets.UTF_8));
+    byte[] value = nonce.getBytes(StandardCharsets.UTF_8);
+    if (value.length == 0) {
+      return new Stamped(this, value);
+    }
+    byte[] field = new byte[CodedOutputStream.computeTagSize(NONCE_FIELD)
+        + CodedOutputStream.computeUInt32SizeNoTag(value.length) + value.length];
+    CodedOutputStream coded = CodedOutputStream.newInstance(field);
+    try {
+      coded.writeByteArray(NONCE_FIELD, value);
+    } catch (IOException e) {
+      throw new IllegalStateException("a nonce field does not fit the bytes computed for it", e);
+    }
+    coded.checkNoSpaceLeft();
+    return new Stamped(this, field);
   }
 
   /** What this response holds in memory, for the encoder's bound. */
@@ -44,35 +57,23 @@ final class EncodedResponse {
     return head.length + tail.length;
   }
 
-  /** One stream's copy: the shared response and that stream's nonce. */
+  /** One stream's copy: the shared response and that stream's nonce field (tag, length, value). */
   static final class Stamped {
     private final EncodedResponse response;
-    private final byte[] nonce;
+    private final byte[] nonceField;
 
-    private Stamped(EncodedResponse response, byte[] nonce) {
+    private Stamped(EncodedResponse response, byte[] nonceField) {
       this.response = response;
-      this.nonce = nonce;
+      this.nonceField = nonceField;
     }
 
     int size() {
-      return response.head.length + nonceFieldSize() + response.tail.length;
-    }
-
-    private int nonceFieldSize() {
-      return nonce.length == 0 ? 0
-          : CodedOutputStream.computeTagSize(NONCE_FIELD) + CodedOutputStream.computeUInt32SizeNoTag(nonce.length)
-              + nonce.length;
+      return response.head.length + nonceField.length + response.tail.length;
     }
 
     void writeTo(OutputStream out) throws IOException {
       out.write(response.head);
-      if (nonce.length > 0) {
-        CodedOutputStream coded = CodedOutputStream.newInstance(out, 16);
-        coded.writeTag(NONCE_FIELD, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        coded.writeUInt32NoTag(nonce.length);
-        coded.flush();
-        out.write(nonce);
-      }
+      out.write(nonceField);
       out.write(response.tail);
     }
 

@@ -255,12 +255,25 @@ final class GatedStream<Q, A> {
 
     @Override
     public void sendMessage(A message) {
-      context.execute(() -> {
-        if (!closed) {
-          unanswered.set(0);
-          super.sendMessage(message);
-        }
-      });
+      context.execute(() -> sendInContext(message));
+    }
+
+    /**
+     * {@link #sendMessage} for a caller already running in {@link #context} (the ADS service's
+     * writes, drained there): the same write without queueing it a second time.
+     */
+    /** Whether the gate or the transport closed the call; asked in {@link #context}. */
+    boolean closedInContext() {
+      context.throwIfNotInThisSynchronizationContext();
+      return closed;
+    }
+
+    void sendInContext(A message) {
+      context.throwIfNotInThisSynchronizationContext();
+      if (!closed) {
+        unanswered.set(0);
+        super.sendMessage(message);
+      }
     }
 
     @Override

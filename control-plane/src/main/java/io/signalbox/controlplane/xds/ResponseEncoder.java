@@ -2,7 +2,6 @@ package io.signalbox.controlplane.xds;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
@@ -49,7 +48,7 @@ final class ResponseEncoder {
     }
     DiscoveryResponse.Builder head = DiscoveryResponse.newBuilder().setVersionInfo(version).setTypeUrl(type.typeUrl());
     for (XdsResource r : resources) {
-      head.addResources(packed(r));
+      head.addResources(r.any());
     }
     byte[] tail = errors.isEmpty() ? new byte[0]
         : DiscoveryResponse.newBuilder().addAllResourceErrors(errors).build().toByteArray();
@@ -67,7 +66,7 @@ final class ResponseEncoder {
     DeltaDiscoveryResponse.Builder head = DeltaDiscoveryResponse.newBuilder().setSystemVersionInfo(version)
         .setTypeUrl(type.typeUrl());
     for (XdsResource r : resources) {
-      head.addResources(Resource.newBuilder().setName(r.name()).setVersion(r.version()).setResource(packed(r)));
+      head.addResources(Resource.newBuilder().setName(r.name()).setVersion(r.version()).setResource(r.any()));
     }
     DeltaDiscoveryResponse.Builder tail = DeltaDiscoveryResponse.newBuilder().addAllRemovedResources(removed)
         .addAllResourceErrors(errors);
@@ -78,11 +77,6 @@ final class ResponseEncoder {
     // Two streams may encode the same response at once; either copy is right, the first one stays.
     EncodedResponse raced = encoded.asMap().putIfAbsent(key, response);
     return raced != null ? raced : response;
-  }
-
-  private static Any packed(XdsResource r) {
-    // A claim has no content and throws, naming itself: a stream never offers what it cannot send.
-    return r.any();
   }
 
   private static List<String> versions(Collection<XdsResource> resources) {
