@@ -54,6 +54,16 @@ final class Fleet implements AutoCloseable {
    * ({@link LoadReporter}), with traffic drawn from {@code seed}.
    */
   Fleet(int size, Mode mode, Workload workload, int[] xdsPorts, boolean loadReports, long seed) {
+    this(size, mode, workload, xdsPorts, loadReports, seed, false);
+  }
+
+  /**
+   * With {@code failover}, client {@code i} still starts on {@code xdsPorts[i % n]} but knows every
+   * replica, its own first and then the next ones in turn ({@link FailoverAddresses}): when its
+   * replica dies, its stream is reopened (see {@link AdsClient#restartLater}) on the next one that
+   * answers, as a client behind a Kubernetes Service would reconnect.
+   */
+  Fleet(int size, Mode mode, Workload workload, int[] xdsPorts, boolean loadReports, long seed, boolean failover) {
     this.ready = new CountDownLatch(size);
     Map<String, Integer> index = workload.clusterIndex();
     List<String> clusterNames = new ArrayList<>(workload.clusters());
@@ -65,7 +75,10 @@ final class Fleet implements AutoCloseable {
     LoadReports shape = reports(workload, subscriptions.clusters(), seed);
     for (int i = 0; i < size; i++) {
       ClientState state = new ClientState(i, workload, index, expected, ready);
-      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", xdsPorts[i % xdsPorts.length])
+      NettyChannelBuilder builder = failover
+          ? FailoverAddresses.channel(xdsPorts, i % xdsPorts.length)
+          : NettyChannelBuilder.forAddress("127.0.0.1", xdsPorts[i % xdsPorts.length]);
+      ManagedChannel channel = builder
           .usePlaintext()
           .directExecutor()
           .maxInboundMessageSize(64 * 1024 * 1024)

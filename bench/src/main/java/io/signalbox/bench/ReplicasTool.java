@@ -56,6 +56,9 @@ final class ReplicasTool implements Callable<Integer> {
   @Option(names = "--signalbox-jar", defaultValue = "control-plane/target/signalbox.jar") Path signalboxJar;
   @Option(names = "--work-dir", defaultValue = "${sys:java.io.tmpdir}/signalbox-bench") Path workDir;
   @Option(names = "--timeout", defaultValue = "PT60S") Duration timeout;
+  @Option(names = "--kill-leader", description = "After measuring: SIGKILL the leader, write one more change at "
+      + "once, and measure from the kill until every client holds it (the clients of the killed replica "
+      + "reconnect to the survivors): the failover storm") boolean killLeader;
 
   @Spec CommandSpec spec;
 
@@ -105,7 +108,7 @@ final class ReplicasTool implements Callable<Integer> {
         out.printf(Locale.ROOT, "%d replicas ready (a leader elected, its first epoch served everywhere) %.0f ms "
             + "after the first was started (%s)%n", replicas, electedMillis, String.join(", ", roles));
         out.flush();
-        try (Fleet fleet = new Fleet(clients, mode, workload, xds)) {
+        try (Fleet fleet = new Fleet(clients, mode, workload, xds, false, 0, killLeader)) {
           fleet.connect();
           if (!fleet.awaitReady(timeout.toMillis() * 4)) {
             err.println(fleet.notReady() + " clients never got their configuration");
@@ -131,6 +134,9 @@ final class ReplicasTool implements Callable<Integer> {
           roles = roles(admin);
           print(out, roles, byReplica, unconverged);
           out.flush();
+          if (killLeader) {
+            unconverged += failover(out, dir, workload, fleet, servers, admin, roles, warmup + changes);
+          }
           return unconverged == 0 ? 0 : 1;
         }
       } finally {
@@ -141,6 +147,12 @@ final class ReplicasTool implements Callable<Integer> {
 
   /** Writes change {@code k} (an atomic rename) and waits until every client holds it. */
   private ChangeTracker change(Path dir, Workload workload, Fleet fleet, int k) throws Exception {
+    ChangeTracker tracker = write(dir, workload, fleet, k);
+    tracker.awaitAll(timeout.toMillis());
+    return tracker;
+  }
+
+  private static ChangeTracker write(Path dir, Workload workload, Fleet fleet, int k) throws IOException {
     Workload.Change change = workload.change(k);
     ChangeTracker tracker = new ChangeTracker(workload.clusterName(change.cluster()), change.address(),
         Workload.port(change.cluster()), change.weight(), fleet.size());
@@ -148,8 +160,54 @@ final class ReplicasTool implements Callable<Integer> {
     Path tmp = Files.writeString(dir.resolve(".endpoints.yaml.next"), workload.endpointFile(k + 1));
     tracker.startedAt = System.nanoTime();
     Files.move(tmp, dir.resolve("endpoints.yaml"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    tracker.awaitAll(timeout.toMillis());
     return tracker;
+  }
+
+  /**
+   * The failover storm: SIGKILL of the leader, change {@code k} written at once (only a new leader
+   * can build it, once the dead one's lease has run out), and, from the kill, how long until a
+   * survivor leads and until each client holds the change, the killed replica's clients included
+   * (they reconnect to the survivors). DESIGN's bar: every client within 10 s, none lost.
+   *
+   * @return the clients that never held the change within --timeout
+   */
+  private long failover(java.io.PrintWriter out, Path dir, Workload workload, Fleet fleet, List<ServerProcess> servers,
+      int[] admin, String[] roles, int k) throws Exception {
+    int leader = Arrays.asList(roles).indexOf("leader");
+    if (leader < 0) {
+      throw new IllegalStateException("no leader to kill: " + String.join(", ", roles));
+    }
+    long killed = System.nanoTime();
+    servers.get(leader).kill();
+    ChangeTracker tracker = write(dir, workload, fleet, k);
+    double electedMillis = Double.NaN;
+    long deadline = killed + timeout.toNanos();
+    while (System.nanoTime() < deadline && Double.isNaN(electedMillis)) {
+      String[] now = roles(admin);
+      for (int r = 0; r < now.length; r++) {
+        if (r != leader && now[r].equals("leader")) {
+          electedMillis = (System.nanoTime() - killed) / 1e6;
+        }
+      }
+      Thread.sleep(20); // the election time is measured by this loop
+    }
+    tracker.awaitAll(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+    double[] sinceKill = new double[fleet.size()];
+    int held = 0;
+    for (int i = 0; i < fleet.size(); i++) {
+      if (tracker.seenAt(i) != 0) {
+        sinceKill[held++] = (tracker.seenAt(i) - killed) / 1e6;
+      }
+    }
+    double[] sorted = Arrays.copyOf(sinceKill, held);
+    Arrays.sort(sorted);
+    long reconnected = fleet.total(s -> s.errors.get() > 0 ? 1 : 0);
+    out.printf(Locale.ROOT, "%nfailover storm: leader r%d SIGKILLed; a survivor led %.0f ms later; the next change "
+        + "held by %d of %d clients (%d reconnected) %.0f / %.0f / %.0f ms after the kill (p50 / p99 / max); %d lost%n",
+        leader + 1, electedMillis, held, fleet.size(), reconnected, percentile(sorted, 50), percentile(sorted, 99),
+        percentile(sorted, 100), tracker.unconverged());
+    out.flush();
+    return tracker.unconverged();
   }
 
   private double awaitLeader(int[] admin, long since) throws InterruptedException {

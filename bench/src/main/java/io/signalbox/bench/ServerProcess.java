@@ -70,6 +70,11 @@ final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** SIGKILL, as a node failure or the OOM killer ends a process: no shutdown hook, no lease given up. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
   /** Polls {@code ready} until it holds, the process dies, or {@code timeout} passes. */
   void awaitReady(BooleanSupplier ready, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
