@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Aggregated discovery (state of the world and delta) on grpc-java: Signalbox's own stream engine.
- * Requests are parsed by protobuf and handed to {@link StreamTracker} on the transport thread (the
- * server runs with a direct executor, so that is the connection's event loop); the type a request
- * opens is answered by {@link SnapshotWatcher}. Responses are written pre-encoded
+ * Requests are parsed by protobuf on the transport thread (the server runs with a direct executor,
+ * so that is the connection's event loop) and handled in the stream's serializing context: handed
+ * to {@link StreamTracker}, and the type a request opens answered by {@link SnapshotWatcher}. Responses are written pre-encoded
  * ({@link EncodedResponse#MARSHALLER}): the service definition is grpc's own for the ADS methods
  * with the response marshaller swapped, so on the wire nothing differs from a generated service.
  *
@@ -70,15 +70,26 @@ final class AdsService implements BindableService {
 
         @Override
         public void onMessage(Q request) {
-          XdsType type = received.apply(stream, request);
-          if (type == null) {
-            call.request(1);
+          stream.run(() -> handle(request));
+        }
+
+        /** One request, in the stream's context: the tracker reads it, the watcher answers it. */
+        private void handle(Q request) {
+          XdsType type;
+          try {
+            type = received.apply(stream, request);
+            if (type != null && gated != null && !gated.admitsNames(type.typeUrl(), stream.subscribedCount(type))) {
+              return; // refused: the gate closed the stream and cancels it here
+            }
+            if (type != null) {
+              watcher.attach(stream, type);
+            }
+          } catch (RuntimeException e) {
+            // A bug, not the client's fault: the stream ends with it rather than waiting forever.
+            log.error("xDS stream {} failed handling a request", stream.id, e);
+            call.close(Status.INTERNAL.withDescription("signalbox: " + e), new Metadata());
             return;
           }
-          if (gated != null && !gated.admitsNames(type.typeUrl(), stream.subscribedCount(type))) {
-            return; // refused: the gate closed the stream and cancels it here
-          }
-          watcher.attach(stream, type);
           call.request(1);
         }
 

@@ -238,7 +238,7 @@ final class GatedStream<Q, A> {
 
     /**
      * Whether a stream that now subscribes to {@code count} names of {@code typeUrl} is within
-     * {@code maxNamesPerSubscription}; if not, it is refused (on the transport thread, as the
+     * {@code maxNamesPerSubscription}; if not, it is refused (in the stream's context, as the
      * request that grew it is handled). The gate keeps no copy of the names: the service has them.
      */
     boolean admitsNames(String typeUrl, int count) {

@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Where one stream's responses leave, in the order the stream computed them: its serializing
- * context (grpc-java's {@link SynchronizationContext}, the model of grpc-java's own xDS client).
- * The stream queues a response with its lock held ({@link #later}: encode, stamp, enqueue — no
- * foreign code) and drains after releasing it ({@link #drain}); whichever thread drains runs every
- * queued write, one at a time and in order, and a thread that finds another draining leaves its
- * writes to it. So two threads that each computed a response (the writer for a release, the event
- * loop for an ACK) never write them in the other order, and none writes under a lock.
+ * One stream's serializing context (grpc-java's {@link SynchronizationContext}, the model of
+ * grpc-java's own xDS client) and where its responses leave. Every task of the stream runs in it
+ * ({@link #execute}): whichever thread gets there runs every queued task, one at a time and in
+ * order, and a thread that finds another running them leaves its task to it. A task queues each
+ * response it computes ({@link #later}: encode, stamp, enqueue); the write runs after the task, in
+ * the order computed. So two threads that each computed a response (the writer for a release, the
+ * event loop for an ACK) never write them in the other order, and nothing runs under a lock.
  */
 final class Outbound {
 
@@ -35,7 +35,7 @@ final class Outbound {
     this.bytesPushed = bytesPushed;
   }
 
-  /** Queues {@code outgoing} as the response of {@code type} with {@code nonce}; written by {@link #drain}. */
+  /** Queues {@code outgoing} as the response of {@code type} with {@code nonce}; written after the current task. */
   void later(XdsType type, boolean delta, Subscription.Outgoing outgoing, String nonce) {
     EncodedResponse response = delta
         ? encoder.delta(type, outgoing.version(), outgoing.resources(), outgoing.removed(), outgoing.errors())
@@ -45,13 +45,13 @@ final class Outbound {
     context.executeLater(() -> sink.accept(stamped));
   }
 
-  /** Writes what was queued; call with no lock held. */
-  void drain() {
-    context.drain();
-  }
-
   /** Runs {@code task} in the stream's context, after what is queued. */
   void execute(Runnable task) {
     context.execute(task);
+  }
+
+  /** Throws unless the caller is a task of this context: the stream's state is confined to it. */
+  void checkInContext() {
+    context.throwIfNotInThisSynchronizationContext();
   }
 }

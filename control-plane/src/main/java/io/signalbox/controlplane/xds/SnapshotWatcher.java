@@ -83,7 +83,8 @@ final class SnapshotWatcher {
       for (XdsStream stream : incremental ? index.concerned(snapshot) : tracker.streams()) {
         if (stream.wave() == wave) {
           index.visited();
-          // One time for the whole release: what it sends is "sent at" when it was released.
+          // One time for the whole release: what it sends is "sent at" when it was released. In
+          // the stream's context: now, or after the request another thread is handling for it.
           stream.flush(snapshot, at);
         }
       }
@@ -112,13 +113,14 @@ final class SnapshotWatcher {
   private void catchUp(XdsStream stream, Snapshot seen) {
     Snapshot now = released[stream.wave()];
     if (now != seen) {
-      stream.flush(now, clock.instant());
+      stream.flushInContext(now, clock.instant());
     }
   }
 
   /**
    * Answers the type a request on {@code stream} just opened, at once from the epoch released to
-   * the stream's wave if it has something new, then caught up with any newer one.
+   * the stream's wave if it has something new, then caught up with any newer one. In the stream's
+   * context, in the task that handled the request.
    */
   void attach(XdsStream stream, XdsType type) {
     Snapshot seen = released[stream.wave()];

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Every open ADS stream, and what each request says: who the client is, what it subscribes to,
  * and whether the response it answers was ACKed or NACKed — classified by {@code error_detail},
  * never by comparing versions. The transport ({@link AdsService}) opens and closes streams and
- * hands each request here; {@link SnapshotWatcher} then answers the type the request opened.
+ * hands each request here in the stream's context ({@link XdsStream#run}); {@link SnapshotWatcher}
+ * then answers the type the request opened, in the same task.
  */
 final class StreamTracker {
 
@@ -103,7 +104,7 @@ final class StreamTracker {
     members.incrementAndGet();
     changes.incrementAndGet();
     if (removed != null) {
-      s.unindex();
+      s.run(s::unindex);
       log.info("xDS stream {} from node '{}' closed", s.id, s.node().getId());
     }
   }
@@ -118,19 +119,17 @@ final class StreamTracker {
    */
   XdsType received(XdsStream stream, DiscoveryRequest request) {
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
-    synchronized (stream) {
-      received(stream, request.hasNode() ? request.getNode() : null);
-      if (type == null) {
-        return null;
-      }
-      Subscription sub = stream.subscription(type);
-      String nonce = request.getResponseNonce();
-      if (!nonce.isEmpty() && !nonce.equals(sub.lastNonce)) {
-        return null;
-      }
-      answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
-      sub.subscribeSotw(request.getResourceNamesList(), request.getVersionInfo(), releasedTo.apply(stream.wave()));
+    received(stream, request.hasNode() ? request.getNode() : null);
+    if (type == null) {
+      return null;
     }
+    Subscription sub = stream.subscription(type);
+    String nonce = request.getResponseNonce();
+    if (!nonce.isEmpty() && !nonce.equals(sub.lastNonce)) {
+      return null;
+    }
+    answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+    sub.subscribeSotw(request.getResourceNamesList(), request.getVersionInfo(), releasedTo.apply(stream.wave()));
     return type;
   }
 
@@ -143,23 +142,21 @@ final class StreamTracker {
    */
   XdsType received(XdsStream stream, DeltaDiscoveryRequest request) {
     XdsType type = XdsType.fromTypeUrl(request.getTypeUrl());
-    synchronized (stream) {
-      received(stream, request.hasNode() ? request.getNode() : null);
-      if (type == null) {
-        return null;
-      }
-      Subscription sub = stream.subscription(type);
-      String nonce = request.getResponseNonce();
-      if (!nonce.isEmpty() && nonce.equals(sub.lastNonce)) {
-        answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
-      }
-      sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
-          request.getInitialResourceVersionsMap(), releasedTo.apply(stream.wave()));
+    received(stream, request.hasNode() ? request.getNode() : null);
+    if (type == null) {
+      return null;
     }
+    Subscription sub = stream.subscription(type);
+    String nonce = request.getResponseNonce();
+    if (!nonce.isEmpty() && nonce.equals(sub.lastNonce)) {
+      answer(stream, sub, nonce, request.hasErrorDetail() ? request.getErrorDetail().getMessage() : null);
+    }
+    sub.subscribeDelta(request.getResourceNamesSubscribeList(), request.getResourceNamesUnsubscribeList(),
+        request.getInitialResourceVersionsMap(), releasedTo.apply(stream.wave()));
     return type;
   }
 
-  /** What every request (SotW or delta) does first, with the stream's lock held. */
+  /** What every request (SotW or delta) does first, in the stream's context. */
   private void received(XdsStream stream, io.envoyproxy.envoy.config.core.v3.Node node) {
     stream.changed();
     if (stream.nodeIfFirst(node)) {

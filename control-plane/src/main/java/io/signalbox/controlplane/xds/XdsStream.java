@@ -11,11 +11,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One ADS stream (one client connection) and everything Signalbox knows about it. Every field is
- * guarded by {@code this}, and nothing foreign runs while it is held: a response is computed and
- * queued on the stream's {@link Outbound} under the lock, in the order computed, and written once
- * the lock is released ({@link Outbound#drain}), by whichever thread got there (the connection's
- * event loop for a request, the writer for a release).
+ * One ADS stream (one client connection) and everything Signalbox knows about it. Its state is
+ * confined to the stream's serializing context ({@link Outbound}, grpc's
+ * {@code SynchronizationContext}, as grpc-java's own xDS client keeps a stream's state): a request
+ * ({@link #run}), a release ({@link #flush}) and the stream's end ({@link #unindex}) are tasks in
+ * it, run one at a time and in order by whichever thread got there first (the connection's event
+ * loop for a request, the writer for a release); a thread that finds another running the stream's
+ * tasks leaves its task to it and goes on. There is no lock: the writer hands over an immutable
+ * {@link Snapshot}, and other threads read what a task published ({@link #status}, {@link #holds},
+ * the node and wave) without waiting for the stream.
  *
  * <p>A type is answered at most once per request: a request of a type opens it ({@link #watch}),
  * the response closes it, and the client's ACK or NACK (a new request) opens it again. That is the
@@ -27,7 +31,8 @@ final class XdsStream {
   final long id;
   final boolean delta;
   final Instant connectedAt;
-  private Node node = Node.getDefaultInstance();
+  // Written once, in the context, by the first request that names a node; read by any thread.
+  private volatile Node node = Node.getDefaultInstance();
   private static final int TYPES = XdsType.values().length;
   private final Map<XdsType, Subscription> subscriptions = new EnumMap<>(XdsType.class);
   // The types that asked and are waiting for an answer, one bit per XdsType ordinal.
@@ -36,15 +41,15 @@ final class XdsStream {
   private long nonces;
   private final Outbound out;
   private final Waves waves;
-  private int wave;
+  private volatile int wave;
   private final java.util.function.Function<Node, AssignmentVariants> variantsFor;
   private AssignmentVariants variants;
   private long convergedEpoch;
   private java.time.Duration lastConvergence;
-  // The last status() answer: the rollout check and the status recorder ask for every client
-  // several times a second, and most have not moved. Stale once something it reports may have
-  // changed; even then, what did not change is reused from it.
-  private ClientStatus status;
+  // The last status() answer, built in the context and read by any thread: the rollout check and
+  // the status recorder ask for every client several times a second, and most have not moved.
+  // Stale once something it reports may have changed; even then, what did not change is reused.
+  private volatile ClientStatus status;
   private boolean statusStale = true;
   // Counts every change of any stream's status, so the fleet's client list is rebuilt only then.
   private final java.util.concurrent.atomic.AtomicLong fleetChanges;
@@ -76,16 +81,21 @@ final class XdsStream {
     this.wave = waves.count() - 1;
   }
 
-  synchronized int wave() {
+  int wave() {
     return wave;
   }
 
-  synchronized Node node() {
+  Node node() {
     return node;
   }
 
+  /** Runs {@code task} in the stream's context: at once on this thread, unless another is running its tasks. */
+  void run(Runnable task) {
+    out.execute(task);
+  }
+
   /** @return whether this was the stream's first node: its id, the fleet list's sort key, is now known */
-  synchronized boolean nodeIfFirst(Node requestNode) {
+  boolean nodeIfFirst(Node requestNode) {
     // Envoy sends the node only on the first request of a stream.
     if (node.getId().isEmpty() && requestNode != null && !requestNode.getId().isEmpty()) {
       invalidate();
@@ -99,7 +109,7 @@ final class XdsStream {
 
   /**
    * Forgets the cached {@link #status()}: called by whoever changes a subscription (requests, ACKs,
-   * NACKs, responses), with this stream's lock held.
+   * NACKs, responses), in the context.
    */
   void changed() {
     invalidate();
@@ -119,6 +129,7 @@ final class XdsStream {
   }
 
   Subscription subscription(XdsType type) {
+    out.checkInContext();
     return subscriptions.computeIfAbsent(type,
         t -> new Subscription(t, delta, t == XdsType.ENDPOINT ? variants : null));
   }
@@ -126,30 +137,34 @@ final class XdsStream {
   /**
    * The client asked for {@code type} (a first request, an ACK, a NACK, a new subscription): it is
    * answered from {@code snapshot} (null: nothing released yet) as soon as there is something new.
+   * In the context.
    */
   void watch(XdsType type, Snapshot snapshot, Instant now) {
-    synchronized (this) {
-      open |= 1 << type.ordinal();
-      if (snapshot != null) {
-        flushLocked(snapshot, now);
-      }
+    open |= 1 << type.ordinal();
+    if (snapshot != null) {
+      flushInContext(snapshot, now);
     }
-    out.drain();
+  }
+
+  /**
+   * A release concerns this stream: it is flushed with {@code snapshot} in its context, now or, if
+   * another thread is running the stream's tasks, by that thread after them.
+   */
+  void flush(Snapshot snapshot, Instant now) {
+    out.execute(() -> flushInContext(snapshot, now));
   }
 
   /**
    * Answers every open type that has something new, in push order (CDS, EDS, LDS, RDS), so a
-   * client learns about a cluster before a route that names it.
+   * client learns about a cluster before a route that names it. The responses are queued in the
+   * context and written when the task that computed them ends.
    */
-  void flush(Snapshot snapshot, Instant now) {
-    synchronized (this) {
-      flushLocked(snapshot, now);
-    }
-    out.drain();
-  }
-
-  private void flushLocked(Snapshot snapshot, Instant now) {
-    carry();
+  void flushInContext(Snapshot snapshot, Instant now) {
+    out.checkInContext();
+    // Carried only to a release older than this one: a flush left to another thread may run after
+    // the release it belongs to settled, and carrying to that epoch first would mark subscriptions
+    // as holding a change this very flush has yet to send.
+    carry(snapshot.epoch());
     invalidate();
     try {
       flushTypes(snapshot, now);
@@ -164,12 +179,12 @@ final class XdsStream {
    * Brings this stream to its wave's newest settled release if no release since its last flush
    * concerned it: each subscription settled at that flush holds the newer epoch too, and the client
    * converged on it when it was released (what a flush then would have recorded, found nothing to
-   * send, and cost every unconcerned stream of the fleet). Called with the lock held, before
-   * anything reads or changes the subscriptions.
+   * send, and cost every unconcerned stream of the fleet). In the context, before anything reads
+   * or changes the subscriptions; only to a settled epoch below {@code below}.
    */
-  private void carry() {
+  private void carry(long below) {
     ReleaseIndex.Settled to = index.settled(wave);
-    if (to == null || to.epoch() <= visitedEpoch || visitedEpoch < to.chainStart() || subscriptions.isEmpty()) {
+    if (to == null || to.epoch() >= below || to.epoch() <= visitedEpoch || visitedEpoch < to.chainStart() || subscriptions.isEmpty()) {
       return;
     }
     boolean all = true;
@@ -218,8 +233,8 @@ final class XdsStream {
     }
   }
 
-  /** The stream closed: the index forgets it. */
-  synchronized void unindex() {
+  /** The stream closed: the index forgets it. In the context. */
+  void unindex() {
     for (XdsType t : XdsType.values()) {
       @SuppressWarnings("unchecked")
       java.util.Set<String> was = (java.util.Set<String>) indexedAs[t.ordinal()];
@@ -282,22 +297,81 @@ final class XdsStream {
     return parent == null ? null : subscriptions.get(parent);
   }
 
-  /** How many names this stream subscribes to by name, of {@code type}. */
-  synchronized int subscribedCount(XdsType type) {
+  /** How many names this stream subscribes to by name, of {@code type}. In the context. */
+  int subscribedCount(XdsType type) {
     Subscription s = subscriptions.get(type);
     return s == null ? 0 : s.names().size();
   }
 
-  /** Whether this client subscribes to, or holds, resource {@code name} of {@code type}. */
-  synchronized boolean holds(XdsType type, String name) {
-    Subscription s = subscriptions.get(type);
-    return s != null && (s.wildcard() || s.names().contains(name) || s.holdsName(name));
+  /**
+   * Whether this client subscribes to, or holds, resource {@code name} of {@code type}; asked from
+   * any thread. Answered in the context when no other thread is running the stream's tasks; while
+   * one is, the answer is yes: a drain then also waits for this client's ACK, never ends without it.
+   */
+  boolean holds(XdsType type, String name) {
+    ReadInContext read = new ReadInContext();
+    boolean[] holds = {true};
+    out.execute(() -> {
+      Subscription s = subscriptions.get(type);
+      holds[0] = s != null && (s.wildcard() || s.names().contains(name) || s.holdsName(name));
+      read.done();
+    });
+    return read.deferred() || holds[0];
   }
 
-  synchronized ClientStatus status() {
-    carry();
+  /**
+   * What Signalbox knows of this client, from any thread: brought up to date in the context at
+   * once when no other thread is running the stream's tasks. While one is, this is the last status
+   * built, and the up-to-date one is built after that thread's tasks; if it differs, the fleet's
+   * change count moves, so a list built from this answer is rebuilt at its next read.
+   */
+  ClientStatus status() {
+    ReadInContext read = new ReadInContext();
+    out.execute(() -> {
+      ClientStatus was = status;
+      refreshStatus();
+      if (read.doneLate() && status != was) {
+        fleetChanges.incrementAndGet();
+      }
+    });
+    read.deferred();
+    ClientStatus now = status;
+    if (now == null) {
+      // Nothing built yet and another thread busy with the stream: who it is, holding nothing yet.
+      now = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), null, Map.of(), null);
+    }
+    return now;
+  }
+
+  /**
+   * One read of context-confined state by another thread: whether the task ran before the reader
+   * looked ({@link #deferred} false) or after (the reader went on with what was published before).
+   */
+  private static final class ReadInContext extends java.util.concurrent.atomic.AtomicInteger {
+    private static final int PENDING = 0;
+    private static final int DONE = 1;
+    private static final int GAVE_UP = 2;
+
+    /** The task ran; called last in it. */
+    void done() {
+      compareAndSet(PENDING, DONE);
+    }
+
+    /** The task ran; @return whether its reader had already gone on without it. */
+    boolean doneLate() {
+      return !compareAndSet(PENDING, DONE);
+    }
+
+    /** Called by the reader once {@code execute} returned: whether the task is still to run. */
+    boolean deferred() {
+      return compareAndSet(PENDING, GAVE_UP);
+    }
+  }
+
+  private void refreshStatus() {
+    carry(Long.MAX_VALUE);
     if (!statusStale) {
-      return status;
+      return;
     }
     statusStale = false;
     boolean same = status != null && status.types().size() == subscriptions.size();
@@ -310,10 +384,9 @@ final class XdsStream {
         && status.nodeId().equals(node.getId())) {
       // Flushed or asked again with nothing new to report (an ACK of an unchanged type, a publish
       // this client needs nothing of): the same instance, so consumers can tell nothing moved.
-      return status;
+      return;
     }
     status = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), lastConvergence, reported(), status);
-    return status;
   }
 
   /**

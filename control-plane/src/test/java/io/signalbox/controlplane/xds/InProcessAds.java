@@ -49,11 +49,18 @@ public final class InProcessAds implements XdsServer {
     private final Map<XdsType, DiscoveryResponse> unanswered = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean closed;
 
+    private final io.grpc.SynchronizationContext context = new io.grpc.SynchronizationContext((t, e) -> {
+      throw new AssertionError(e);
+    });
+
     private Client(Node node) {
       this.node = node;
-      this.stream = tracker.open(false, new io.grpc.SynchronizationContext((t, e) -> {
-        throw new AssertionError(e);
-      }), this::sent);
+      this.stream = tracker.open(false, context, this::sent);
+    }
+
+    /** The stream's serializing context: a test can keep it busy, as a slow request would. */
+    public io.grpc.SynchronizationContext context() {
+      return context;
     }
 
     public String nodeId() {
@@ -104,10 +111,13 @@ public final class InProcessAds implements XdsServer {
         builder.setNode(node);
         nodeSent = true;
       }
-      XdsType type = tracker.received(stream, builder.build());
-      if (type != null) {
-        watcher.attach(stream, type);
-      }
+      DiscoveryRequest request = builder.build();
+      stream.run(() -> {
+        XdsType type = tracker.received(stream, request);
+        if (type != null) {
+          watcher.attach(stream, type);
+        }
+      });
     }
 
     private void sent(EncodedResponse.Stamped response) {
