@@ -19,6 +19,7 @@ import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.replica.Replica;
 import io.signalbox.controlplane.timeline.BuildWatch;
+import io.signalbox.controlplane.timeline.DropChanges;
 import io.signalbox.controlplane.timeline.SystemAudit;
 import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.controlplane.telemetry.LoadReporting;
@@ -205,13 +206,12 @@ public final class SignalboxServer implements AutoCloseable {
     SignalboxServer server = new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder,
         sources, configWatch, admin, replica, loadReporting);
     server.systemAudit = systemAudit;
+    DropChanges automaticDrops = new DropChanges();
     // Automatic shedding (issue 31): the leader's drops from demand, one decision per reporting interval.
     server.autoShedding = new io.signalbox.controlplane.admission.AutoShedding(clock, loadReporting.fleetLoad(),
         reconciler::view, reconciler::leading, (drops, cause) -> {
           reconciler.automaticDrops(drops, cause);
-          if (cause != null) {
-            systemAudit.record(SystemAudit.AUTOMATIC_DROP, "admission", cause);
-          }
+          systemAudit.record(automaticDrops.next(drops));
         }).start();
     return server;
   }

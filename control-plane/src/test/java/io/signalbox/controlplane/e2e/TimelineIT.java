@@ -84,32 +84,10 @@ class TimelineIT {
     }
   }
 
+  /** The end-to-end tests' config, as one replica of a control plane on PostgreSQL. */
   private static String config(String lbPolicy) {
-    return """
-        xds: { port: %d, address: 127.0.0.1 }
-        admin: { port: 0, address: 127.0.0.1 }
-        ha: { replicaId: %s, leaseDuration: 5s, renewInterval: 500ms }
-        rollout: { settle: 500ms }
-        sources:
-          files: [ ./endpoints.yaml ]
-        reconcile: { debounce: 50ms, maxDelay: 500ms }
-        listeners:
-          - name: greeter
-            apiListener: true
-            routeConfig: greeter
-        routeConfigs:
-          - name: greeter
-            virtualHosts:
-              - name: greeter
-                domains: [ "*" ]
-                routes:
-                  - match: { prefix: "" }
-                    cluster: greeter
-        clusters:
-          - name: greeter
-            lbPolicy: %s
-            connectTimeout: 1s
-        """.formatted(xdsPort, REPLICA, lbPolicy);
+    return Workspace.config(xdsPort, lbPolicy, "{ settle: 500ms }").replace("store: { url: memory }\n",
+        "ha: { replicaId: " + REPLICA + ", leaseDuration: 5s, renewInterval: 500ms }\n");
   }
 
   private static String endpoints(String... names) {
@@ -178,6 +156,8 @@ class TimelineIT {
     ws.write("signalbox.yaml", config("MAGLEV"));
     long rejected = safe + 1;
     await().atMost(Duration.ofSeconds(20)).until(() -> epoch() > rejected);
+    // NACK events are stored by the client status recorder, every 2 s.
+    await().atMost(Duration.ofSeconds(20)).until(() -> timeline("?since=10m").toString().contains("\"kind\":\"nack\""));
     // The endpoint file made invalid, then fixed.
     ws.write("endpoints.yaml", "clusters:\n  greeter:\n    - { address: 127.0.0.1, port: 70000 }\n");
     await().atMost(Duration.ofSeconds(20)).until(() -> timeline("?since=10m").toString().contains("source-failed"));
@@ -187,8 +167,11 @@ class TimelineIT {
     List<String> lines = lines(timeline("?since=10m"));
     String b2 = "greeter/127.0.0.1:" + backends.port("b2");
     assertThat(lines).as(String.join("\n", lines)).containsSubsequence(
-        "leader lead signalbox " + REPLICA + " | won the leader lease with term 1",
-        "epoch publish signalbox epoch " + first + " | startup",
+        "leader lead signalbox " + REPLICA + " | won the leader lease with term "
+            + lineStartingWith(lines, "leader lead signalbox " + REPLICA + " | won the leader lease with term "),
+        // Its cause names the election, the source or both, as they came.
+        "epoch publish signalbox epoch " + first + " | "
+            + lineStartingWith(lines, "epoch publish signalbox epoch " + first + " | "),
         "epoch publish signalbox epoch " + added + " | " + lineStartingWith(lines, "epoch publish signalbox epoch " + added + " | "),
         "hold hold signalbox cluster greeter | " + lineStartingWith(lines, "hold hold signalbox cluster greeter | "),
         "confirmation confirm anonymous cluster greeter | scale down to one",
@@ -200,8 +183,8 @@ class TimelineIT {
             + lineStartingWith(lines, "nack nack " + NODE + " epoch " + rejected + " Cluster | "),
         "rollback rollback signalbox epochs " + rejected + ".." + rejected + " | "
             + lineStartingWith(lines, "rollback rollback signalbox epochs " + rejected + ".." + rejected + " | "),
-        "epoch publish signalbox epoch " + (rejected + 1) + " | "
-            + lineStartingWith(lines, "epoch publish signalbox epoch " + (rejected + 1) + " | "),
+        "epoch publish signalbox epoch " + (rejected + 1) + " | automatic rollback of epochs " + rejected + ".."
+            + rejected + " to epoch " + safe + " (NACKed)",
         "source source-failed signalbox " + lineStartingWith(lines, "source source-failed signalbox "),
         "source source-recovered signalbox " + lineStartingWith(lines, "source source-recovered signalbox "));
     assertThat(lineStartingWith(lines, "epoch publish signalbox epoch " + rejected + " | "))
