@@ -36,7 +36,8 @@ import picocli.CommandLine;
  * grpc-xds client, read back from {@code GET /api/v1/timeline} and {@code signalbox timeline} in
  * the order they happened, with who did each and why: the replica winning the lease, a new epoch
  * from an endpoint change, a mass removal held and then confirmed, a drain, a change the client
- * NACKs and its automatic rollback, and the endpoint file turning invalid and valid again.
+ * NACKs and its automatic rollback, the endpoint file turning invalid and valid again, and a
+ * second replica leading once the first shuts down.
  */
 class TimelineIT {
 
@@ -59,10 +60,7 @@ class TimelineIT {
     postgres = EmbeddedDatabase.start(dir.resolve("postgres"), Workspace.freePort());
     xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints("b1", "b2", "b3"));
-    Path config = ws.write("signalbox.yaml", config("ROUND_ROBIN"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings(postgres.jdbcUrl(), dir.resolve("data"), EmbeddedDatabase.USER, ""), Clock.systemUTC());
+    server = startReplica(ws.write("signalbox.yaml", config("ROUND_ROBIN")));
     admin = new Admin(server.adminPort());
     Workspace.bootstrapGrpcXds(xdsPort, NODE);
     channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
@@ -86,8 +84,19 @@ class TimelineIT {
 
   /** The end-to-end tests' config, as one replica of a control plane on PostgreSQL. */
   private static String config(String lbPolicy) {
-    return Workspace.config(xdsPort, lbPolicy, "{ settle: 500ms }").replace("store: { url: memory }\n",
-        "ha: { replicaId: " + REPLICA + ", leaseDuration: 5s, renewInterval: 500ms }\n");
+    return config(lbPolicy, REPLICA, xdsPort);
+  }
+
+  private static String config(String lbPolicy, String replicaId, int port) {
+    return Workspace.config(port, lbPolicy, "{ settle: 500ms }").replace("store: { url: memory }\n",
+        "ha: { replicaId: " + replicaId + ", leaseDuration: 2s, renewInterval: 500ms }\n");
+  }
+
+  private static SignalboxServer startReplica(Path config) {
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
+    return SignalboxServer.start(config, cfg,
+        new StoreSettings(postgres.jdbcUrl(), dir.resolve("data-" + cfg.ha().replicaId()), EmbeddedDatabase.USER, ""),
+        Clock.systemUTC());
   }
 
   private static String endpoints(String... names) {
@@ -116,7 +125,11 @@ class TimelineIT {
   }
 
   private static JsonNode timeline(String query) throws Exception {
-    Admin.Reply reply = admin.get("/api/v1/timeline" + query);
+    return timeline(admin, query);
+  }
+
+  private static JsonNode timeline(Admin replica, String query) throws Exception {
+    Admin.Reply reply = replica.get("/api/v1/timeline" + query);
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     return new ObjectMapper().readTree(reply.body());
   }
@@ -208,6 +221,25 @@ class TimelineIT {
     int nack = indexOf(printed, NODE);
     int rollback = indexOf(printed, "epochs " + rejected + ".." + rejected);
     assertThat(nack).as("the NACK, before its rollback").isPositive().isLessThan(rollback);
+
+    // A change of leader: a second replica leads once the first shuts down; either replica reads the timeline.
+    SignalboxServer second = startReplica(ws.write("r2.yaml", config("MAGLEV", "timeline-r2", Workspace.freePort())));
+    try {
+      Admin secondAdmin = new Admin(second.adminPort());
+      server.close();
+      server = null;
+      await().atMost(Duration.ofSeconds(30)).until(() -> second.reconciler().leading());
+      await().atMost(Duration.ofSeconds(10)).until(() -> lines(timeline(secondAdmin, "?since=10m")).stream()
+          .anyMatch(l -> l.startsWith("leader lead signalbox timeline-r2 | ")));
+      List<String> after = lines(timeline(secondAdmin, "?since=10m"));
+      assertThat(after).as(String.join("\n", after)).containsSubsequence(
+          "source source-recovered signalbox " + lineStartingWith(after, "source source-recovered signalbox "),
+          "leader step-down signalbox " + REPLICA + " | shutting down",
+          "leader lead signalbox timeline-r2 | won the leader lease with term "
+              + lineStartingWith(after, "leader lead signalbox timeline-r2 | won the leader lease with term "));
+    } finally {
+      second.close();
+    }
   }
 
   private static int indexOf(List<String> lines, String part) {
