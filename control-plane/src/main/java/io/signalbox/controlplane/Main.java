@@ -20,6 +20,7 @@ import io.signalbox.controlplane.cli.ShedCommand;
 import io.signalbox.controlplane.cli.StatusCommand;
 import io.signalbox.controlplane.cli.UndrainCommand;
 import io.signalbox.controlplane.cli.UnknownCommands;
+import io.signalbox.controlplane.cli.TimelineCommand;
 import io.signalbox.controlplane.cli.ValidateCommand;
 import io.signalbox.controlplane.cli.WaitCommand;
 import io.signalbox.controlplane.cli.WhyCommand;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Command;
         EndpointsCommand.class, LoadCommand.class, DrainCommand.class, UndrainCommand.class, EjectCommand.class,
         RollbackCommand.class, FreezeCommand.class, FreezeCommand.Unfreeze.class, ShedCommand.class,
         ShedCommand.Unshed.class, FreezeEjectionsCommand.class, FreezeEjectionsCommand.Unfreeze.class,
-        ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
+        ConfirmCommand.class, WhyCommand.class, DiffCommand.class, TimelineCommand.class,
         ConfigCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

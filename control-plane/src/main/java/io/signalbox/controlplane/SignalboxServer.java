@@ -18,6 +18,9 @@ import io.signalbox.controlplane.reconcile.IncrementalTranslator;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.replica.Replica;
+import io.signalbox.controlplane.timeline.BuildWatch;
+import io.signalbox.controlplane.timeline.DropChanges;
+import io.signalbox.controlplane.timeline.SystemAudit;
 import io.signalbox.controlplane.telemetry.FleetLoad;
 import io.signalbox.controlplane.telemetry.LoadReporting;
 import io.signalbox.controlplane.xds.AdsServer;
@@ -71,6 +74,8 @@ public final class SignalboxServer implements AutoCloseable {
   private final LoadReporting loadReporting;
   // Set once right after construction; closed before the writer.
   private io.signalbox.controlplane.admission.AutoShedding autoShedding;
+  // Set once right after construction; closed after the writer and the replica, before the store.
+  private SystemAudit systemAudit;
 
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
@@ -141,7 +146,10 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.sourcePrecedence(config.sources().precedence());
     reconciler.retainEpochs(config.store().retainEpochs());
     reconciler.configRemovalPercent(config.reconcile().configRemovalPercent());
-    replica.attach(reconciler);
+    // The control plane's own entries in the audit trail, for the timeline (issue 43).
+    SystemAudit systemAudit = new SystemAudit(store, clock);
+    reconciler.afterBuild(new BuildWatch(systemAudit, reconciler::leading));
+    replica.attach(reconciler, systemAudit);
     replica.bindTo(meters);
     reconciler.start(restored);
     if (!inputProblems.isEmpty()) {
@@ -197,9 +205,14 @@ public final class SignalboxServer implements AutoCloseable {
         System::getenv);
     SignalboxServer server = new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder,
         sources, configWatch, admin, replica, loadReporting);
+    server.systemAudit = systemAudit;
+    DropChanges automaticDrops = new DropChanges();
     // Automatic shedding (issue 31): the leader's drops from demand, one decision per reporting interval.
     server.autoShedding = new io.signalbox.controlplane.admission.AutoShedding(clock, loadReporting.fleetLoad(),
-        reconciler::view, reconciler::leading, reconciler::automaticDrops).start();
+        reconciler::view, reconciler::leading, (drops, cause) -> {
+          reconciler.automaticDrops(drops, cause);
+          systemAudit.record(automaticDrops.next(drops));
+        }).start();
     return server;
   }
 
@@ -326,6 +339,9 @@ public final class SignalboxServer implements AutoCloseable {
     reconciler.close();
     xds.close();
     loadReporting.close();
+    if (systemAudit != null) {
+      systemAudit.close();
+    }
     // After the xDS server: its last copy records the closed streams as disconnected.
     clientRecorder.close();
     store.close();

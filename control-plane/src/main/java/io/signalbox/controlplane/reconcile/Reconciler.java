@@ -62,6 +62,8 @@ public final class Reconciler implements AutoCloseable {
 
   // Whether this process builds and how it appends (replica/ decides: DESIGN "Replicas").
   private volatile WriterRole role;
+  // Told of the view after every build, on the writer thread: it only hands the view on.
+  private volatile java.util.function.Consumer<PublishedView> afterBuild = v -> { };
 
   public Reconciler(Clock clock, SnapshotStore store, XdsServer xds, Validator validator, Translator translator,
       ResourceCheck resourceCheck, Duration debounce, Duration maxDelay, MeterRegistry meters) {
@@ -145,6 +147,11 @@ public final class Reconciler implements AutoCloseable {
     if (cause != null) {
       signal(cause);
     }
+  }
+
+  /** Told of what readers see after every build, on the writer thread; must not block (timeline/BuildWatch). */
+  public void afterBuild(java.util.function.Consumer<PublishedView> listener) {
+    afterBuild = listener;
   }
 
   /** Rebuilds from the current inputs even if nothing changed (reload, store recovery). */
@@ -250,6 +257,11 @@ public final class Reconciler implements AutoCloseable {
         log.error("building a new epoch failed ({}); still serving epoch {}", cause, publication.epoch(), e);
       } finally {
         publishView();
+        try {
+          afterBuild.accept(view());
+        } catch (RuntimeException e) {
+          log.error("recording what build changed failed; the epoch is served all the same", e);
+        }
         buildsFinished.incrementAndGet();
       }
     }

@@ -102,7 +102,8 @@ final class Rollbacks {
       log.warn("epochs {}..{} rejected ({}); rolling back {} to epoch {}", firstEpoch, lastEpoch, reason,
           refused, restoreFrom);
       return Outcome.applied(restoreFrom);
-    });
+      // The epoch it builds says what it is, as an operator's rollback's does (the timeline lists both).
+    }, from -> "automatic rollback of epochs " + firstEpoch + ".." + lastEpoch + " to epoch " + from + " (NACKed)");
   }
 
   /** The writer found that the input behind these entries changed: lifted in the background. */

@@ -6,6 +6,7 @@ import io.signalbox.controlplane.config.HaSettings;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
+import io.signalbox.controlplane.timeline.SystemAudit;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.xds.XdsServer;
 import io.signalbox.store.Fence;
@@ -73,6 +74,14 @@ public final class Replica implements AutoCloseable {
 
   /** Before {@code reconciler.start}: among replicas it builds nothing until elected. */
   public void attach(Reconciler writer) {
+    attach(writer, null);
+  }
+
+  /**
+   * As {@link #attach(Reconciler)}; among replicas, {@code audit} (if not null) records each time this
+   * replica wins or loses the lease: the timeline's leader changes.
+   */
+  public void attach(Reconciler writer, SystemAudit audit) {
     this.reconciler = writer;
     if (!replicated) {
       role = Role.standalone(store);
@@ -83,11 +92,17 @@ public final class Replica implements AutoCloseable {
       @Override
       public void elected(Fence lease) {
         role.lead(lease);
+        if (audit != null) {
+          audit.record(SystemAudit.LEAD, replicaId, "won the leader lease with term " + lease.term());
+        }
       }
 
       @Override
       public void deposed(String why) {
         role.follow(why);
+        if (audit != null) {
+          audit.record(SystemAudit.STEP_DOWN, replicaId, why);
+        }
       }
     });
     Role r = Role.replicated(store, election::fencedOut);
