@@ -16,8 +16,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The writer's latest-wins inputs as one build takes them, and the cause its epoch records: the
- * sources that changed since the last build, not whichever signal woke the writer.
+ * The writer's latest-wins inputs as one build takes them, and the cause its epoch records
+ * ({@link ChangedSources}): the sources that changed since the last build, not whichever signal
+ * woke the writer.
  */
 class InputsTest {
 
