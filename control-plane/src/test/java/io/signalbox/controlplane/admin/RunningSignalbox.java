@@ -95,12 +95,20 @@ public final class RunningSignalbox implements AutoCloseable {
             %s
         """.formatted(((ephemeralPort ? "port: 0\n" : "") + adminYaml).strip().replace("\n", "\n  "),
         clusterYaml.strip().replace("\n", "\n    ")));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    SignalboxServer server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    RunningSignalbox running = new RunningSignalbox(dir, server, endpoints);
+    RunningSignalbox running = new RunningSignalbox(dir, serve(config), endpoints);
     await().atMost(Duration.ofSeconds(10)).until(() -> running.epoch() > 0);
     return running;
+  }
+
+  /**
+   * Signalbox started in this JVM from {@code config} as it is, on the memory store with its data
+   * directory beside the file: how every in-JVM end-to-end test starts the server it drives. The
+   * caller waits for what it needs and closes the server.
+   */
+  public static SignalboxServer serve(Path config) {
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
+    return SignalboxServer.start(config, cfg, new StoreSettings("memory", config.resolveSibling("data"), null, null),
+        Clock.systemUTC());
   }
 
   /** An endpoint file with {@code count} endpoints on 127.0.0.1, ports 50001... */
