@@ -72,7 +72,8 @@ public final class Election implements AutoCloseable {
     });
   }
 
-  private void tick() {
+  /** One round on the election thread; called directly by tests, which drive the rounds themselves. */
+  void tick() {
     try {
       if (term != 0) {
         boolean renewed;

@@ -139,6 +139,15 @@ public final class Replication implements AutoCloseable {
     if (!everRead) {
       all = store.leadership().replicas();
     }
+    return otherLive(all, ha);
+  }
+
+  /**
+   * The replicas other than {@code ha}'s whose heartbeat in {@code all} (most recent first) is
+   * within the lease and two renewals of the newest: measured from the newest heartbeat, not this
+   * process's clock, so a replica's own clock skew does not decide who is alive.
+   */
+  static Set<String> otherLive(List<ReplicaRecord> all, HaSettings ha) {
     Set<String> live = new HashSet<>();
     if (all.isEmpty()) {
       return live;
@@ -179,7 +188,7 @@ public final class Replication implements AutoCloseable {
       List<ReplicaRecord> all = store.leadership().replicas();
       replicas = all;
       everRead = true;
-      leaderView = leaderView(all);
+      leaderView = leaderView(all, ha.replicaId());
     } catch (StoreUnavailableException e) {
       log.debug("replication: store unavailable: {}", e.getMessage());
       role.storeUnreachable(e);
@@ -232,7 +241,7 @@ public final class Replication implements AutoCloseable {
   }
 
   /** {@code stored} applied one after the other to {@code served}, or null if they do not chain on it. */
-  private static Snapshot applied(Snapshot served, List<SnapshotEnvelope> stored) {
+  static Snapshot applied(Snapshot served, List<SnapshotEnvelope> stored) {
     Snapshot s = served;
     for (SnapshotEnvelope e : stored) {
       if (!e.getDelta() || e.getParentEpoch() != s.epoch()) {
@@ -247,9 +256,10 @@ public final class Replication implements AutoCloseable {
     return loaded.computeIfAbsent(epoch, e -> store.load(e).map(Snapshot::fromEnvelope).orElse(null));
   }
 
-  private LeaderView leaderView(List<ReplicaRecord> all) {
+  /** What the leader's heartbeat in {@code all} carries, unless this replica ({@code self}) leads. */
+  static LeaderView leaderView(List<ReplicaRecord> all, String self) {
     for (ReplicaRecord r : all) {
-      if (r.role().equals("leader") && !r.leaderView().isEmpty() && !r.replicaId().equals(ha.replicaId())) {
+      if (r.role().equals("leader") && !r.leaderView().isEmpty() && !r.replicaId().equals(self)) {
         try {
           return JSON.readValue(r.leaderView(), LeaderView.class);
         } catch (java.io.IOException e) {

@@ -84,6 +84,9 @@ public final class Role implements WriterRole {
     }
     leading = false;
     fence = null;
+    // An election not yet acted on is void too: without this the writer's next turn would take
+    // over with the lease just lost and report leading until its first append is fenced out.
+    takeOver = null;
   }
 
   /** A follower: serve what the leader committed (newest wins; the writer thread publishes it). */

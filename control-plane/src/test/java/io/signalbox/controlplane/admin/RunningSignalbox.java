@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.yaml.Parsed;
 import io.signalbox.store.StoreSettings;
+import io.signalbox.yaml.Parsed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -23,25 +23,48 @@ import java.time.Duration;
 
 /**
  * A whole Signalbox (in-memory store, real ADS server, real reconciler, real admin HTTP server on
- * loopback) in a temp directory, and a real HTTP client to talk to its admin API.
+ * loopback) in a temp directory, serving cluster {@code greeter} with endpoints
+ * 127.0.0.1:50001..5000N, and a real HTTP client to talk to its admin API. The one running-server
+ * fixture of the admin API and CLI tests (the CLI tests had a trimmed copy of it); public so that
+ * every package's tests can start one.
  */
-final class RunningSignalbox implements AutoCloseable {
+public final class RunningSignalbox implements AutoCloseable {
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  public static final ObjectMapper JSON = new ObjectMapper();
 
+  public final SignalboxServer server;
   private final Path dir;
-  final SignalboxServer server;
-  private int endpointCount = 1;
+  private int endpointCount;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private RunningSignalbox(Path dir, SignalboxServer server) {
+  private RunningSignalbox(Path dir, SignalboxServer server, int endpointCount) {
     this.dir = dir;
     this.server = server;
+    this.endpointCount = endpointCount;
   }
 
-  /** @param adminYaml the body of the {@code admin:} mapping, e.g. {@code "port: 0"} */
-  static RunningSignalbox start(Path dir, String adminYaml) {
-    write(dir, "endpoints.yaml", endpoints(1));
+  /**
+   * One endpoint.
+   *
+   * @param adminYaml the body of the {@code admin:} mapping, port included, e.g. {@code "port: 0"}
+   */
+  public static RunningSignalbox start(Path dir, String adminYaml) {
+    return start(dir, 1, adminYaml, "", false);
+  }
+
+  /**
+   * The admin server on an ephemeral port.
+   *
+   * @param adminYaml extra keys of the {@code admin:} mapping (e.g. tokens), or ""
+   * @param clusterYaml extra keys of cluster {@code greeter} (e.g. {@code maxEjectionPercent: 40}), or ""
+   */
+  public static RunningSignalbox start(Path dir, int endpoints, String adminYaml, String clusterYaml) {
+    return start(dir, endpoints, adminYaml, clusterYaml, true);
+  }
+
+  private static RunningSignalbox start(Path dir, int endpoints, String adminYaml, String clusterYaml,
+      boolean ephemeralPort) {
+    write(dir, "endpoints.yaml", endpoints(endpoints));
     Path config = write(dir, "signalbox.yaml", """
         xds: { port: 0, address: 127.0.0.1 }
         admin:
@@ -69,17 +92,27 @@ final class RunningSignalbox implements AutoCloseable {
           - name: greeter
             lbPolicy: ROUND_ROBIN
             connectTimeout: 1s
-        """.formatted(adminYaml.replace("\n", "\n  ")));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    SignalboxServer server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    RunningSignalbox running = new RunningSignalbox(dir, server);
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
+            %s
+        """.formatted(((ephemeralPort ? "port: 0\n" : "") + adminYaml).strip().replace("\n", "\n  "),
+        clusterYaml.strip().replace("\n", "\n    ")));
+    RunningSignalbox running = new RunningSignalbox(dir, serve(config), endpoints);
+    await().atMost(Duration.ofSeconds(10)).until(() -> running.epoch() > 0);
     return running;
   }
 
+  /**
+   * Signalbox started in this JVM from {@code config} as it is, on the memory store with its data
+   * directory beside the file: how every in-JVM end-to-end test starts the server it drives. The
+   * caller waits for what it needs and closes the server.
+   */
+  public static SignalboxServer serve(Path config) {
+    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
+    return SignalboxServer.start(config, cfg, new StoreSettings("memory", config.resolveSibling("data"), null, null),
+        Clock.systemUTC());
+  }
+
   /** An endpoint file with {@code count} endpoints on 127.0.0.1, ports 50001... */
-  static String endpoints(int count) {
+  public static String endpoints(int count) {
     StringBuilder yaml = new StringBuilder("clusters:\n  greeter:\n");
     for (int i = 1; i <= count; i++) {
       yaml.append("    - { address: 127.0.0.1, port: ").append(50000 + i).append(", zone: a }\n");
@@ -88,14 +121,24 @@ final class RunningSignalbox implements AutoCloseable {
   }
 
   /** Adds an endpoint and waits for the epoch that carries the change. */
-  synchronized long publishNewEpoch() {
-    long before = server.reconciler().status().epoch();
+  public synchronized long publishNewEpoch() {
+    long before = epoch();
     write(dir, "endpoints.yaml", endpoints(++endpointCount));
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > before);
+    await().atMost(Duration.ofSeconds(10)).until(() -> epoch() > before);
+    return epoch();
+  }
+
+  /** The newest epoch published (0 before the first). */
+  public long epoch() {
     return server.reconciler().status().epoch();
   }
 
-  static Path write(Path dir, String name, String content) {
+  /** The admin server's base URL, as the CLI's {@code --server} takes it. */
+  public String url() {
+    return "http://127.0.0.1:" + server.adminPort();
+  }
+
+  public static Path write(Path dir, String name, String content) {
     try {
       Path tmp = Files.createTempFile(dir, "." + name, ".tmp");
       Files.writeString(tmp, content);
@@ -105,11 +148,11 @@ final class RunningSignalbox implements AutoCloseable {
     }
   }
 
-  URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + server.adminPort() + path);
+  public URI uri(String path) {
+    return URI.create(url() + path);
   }
 
-  HttpResponse<String> send(HttpRequest.Builder request) {
+  public HttpResponse<String> send(HttpRequest.Builder request) {
     try {
       return http.send(request.timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
@@ -120,15 +163,15 @@ final class RunningSignalbox implements AutoCloseable {
     }
   }
 
-  HttpResponse<String> get(String path, String token) {
+  public HttpResponse<String> get(String path, String token) {
     return send(authorized(HttpRequest.newBuilder(uri(path)).GET(), token));
   }
 
-  HttpResponse<String> get(String path) {
+  public HttpResponse<String> get(String path) {
     return get(path, null);
   }
 
-  HttpResponse<String> post(String path, String body, String token) {
+  public HttpResponse<String> post(String path, String body, String token) {
     return send(authorized(HttpRequest.newBuilder(uri(path))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)), token));
@@ -138,7 +181,7 @@ final class RunningSignalbox implements AutoCloseable {
     return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
-  static JsonNode json(HttpResponse<String> response) {
+  public static JsonNode json(HttpResponse<String> response) {
     try {
       return JSON.readTree(response.body());
     } catch (IOException e) {

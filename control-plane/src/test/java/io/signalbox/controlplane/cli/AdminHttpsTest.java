@@ -3,6 +3,7 @@ package io.signalbox.controlplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.tls.TestPki;
 import java.math.BigInteger;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.signalbox.controlplane.cli;
 
 import io.signalbox.controlplane.Main;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

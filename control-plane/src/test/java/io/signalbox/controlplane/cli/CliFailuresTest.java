@@ -2,6 +2,7 @@ package io.signalbox.controlplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.config.TokenSettings;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.signalbox.controlplane.admin.AnsweringAdsClient;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

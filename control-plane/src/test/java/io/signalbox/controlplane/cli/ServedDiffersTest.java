@@ -3,6 +3,7 @@ package io.signalbox.controlplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

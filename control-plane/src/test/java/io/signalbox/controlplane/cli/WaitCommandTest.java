@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.signalbox.controlplane.admin.AnsweringAdsClient;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

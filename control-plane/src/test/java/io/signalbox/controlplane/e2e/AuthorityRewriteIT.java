@@ -3,9 +3,6 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -17,16 +14,10 @@ import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.store.StoreSettings;
-import io.signalbox.yaml.Parsed;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +37,7 @@ class AuthorityRewriteIT {
   @TempDir static Path dir;
   static Server backend;
   static SignalboxServer server;
-  static final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  static GrpcXdsClient client;
 
   /** Answers every call with the authority it arrived with. */
   private static Server startBackend() throws Exception {
@@ -96,13 +87,11 @@ class AuthorityRewriteIT {
             virtualHosts:
               - { name: plain, domains: [ "*" ], routes: [ { match: { prefix: "" }, cluster: named } ] }
         """.formatted(xdsPort));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    server = RunningSignalbox.serve(config);
     // What A81 asks of a client before it lets a control plane move its authority: the flag, and
     // this server named trusted in its own bootstrap.
     System.setProperty("GRPC_EXPERIMENTAL_XDS_AUTHORITY_REWRITE", "true");
-    System.setProperty("io.grpc.xds.bootstrapConfig", """
+    client = GrpcXdsClient.withBootstrap("""
         {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
           "server_features": ["xds_v3", "trusted_xds_server"]}],
          "node": {"id": "grpc-authority", "cluster": "e2e", "locality": {"zone": "a"}}}
@@ -111,8 +100,8 @@ class AuthorityRewriteIT {
 
   @AfterAll
   static void stop() throws Exception {
-    for (ManagedChannel channel : channels.values()) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();
@@ -123,9 +112,7 @@ class AuthorityRewriteIT {
   }
 
   private static String authorityThrough(String listener) {
-    ManagedChannel channel = channels.computeIfAbsent(listener,
-        l -> Grpc.newChannelBuilder("xds:///" + l, InsecureChannelCredentials.create()).build());
-    return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+    return SimpleServiceGrpc.newBlockingStub(client.channel(listener)).withDeadlineAfter(5, TimeUnit.SECONDS)
         .unaryRpc(SimpleRequest.getDefaultInstance()).getResponseMessage();
   }
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.StatusRuntimeException;
@@ -15,16 +13,12 @@ import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.reconcile.AutomaticDrops;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,6 +59,7 @@ class AutomaticSheddingIT {
   static final List<String> failures = new CopyOnWriteArrayList<>();
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static ScheduledExecutorService traffic;
   static Instant trafficStarted;
 
@@ -89,11 +84,9 @@ class AutomaticSheddingIT {
     int xdsPort = Workspace.freePort();
     Path config = ws.write("signalbox.yaml", Workspace.shedding(Workspace.config(xdsPort, "ROUND_ROBIN"), xdsPort,
         CAPACITY, ADMISSION));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg, new StoreSettings("memory", dir.resolve("data"), null, null),
-        Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-auto-shed");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-auto-shed");
+    channel = client.channel("greeter");
     // Load only once the client can call: calls buffered while xDS resolves would arrive as one burst.
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> SimpleServiceGrpc.newBlockingStub(channel)
         .withDeadlineAfter(5, TimeUnit.SECONDS).unaryRpc(SimpleRequest.getDefaultInstance()) != null);
@@ -107,8 +100,8 @@ class AutomaticSheddingIT {
     if (traffic != null) {
       traffic.shutdownNow();
     }
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

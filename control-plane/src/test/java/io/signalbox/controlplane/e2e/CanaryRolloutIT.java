@@ -7,16 +7,12 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.RecordingAdsClient;
-import io.signalbox.yaml.Parsed;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,9 +48,7 @@ class CanaryRolloutIT {
     xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints(50051));
     Path config = ws.write("signalbox.yaml", config("ROUND_ROBIN"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    server = RunningSignalbox.serve(config);
     canary = connect("c1", "canary", r -> mentionsMaglev(r) ? "unsupported lb policy: MAGLEV" : null);
     main = connect("m1", "main", r -> null);
     await().atMost(Duration.ofSeconds(20)).until(() -> everyClientAt(server.reconciler().status().epoch()));

@@ -8,20 +8,14 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.RecordingAdsClient;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,6 +42,7 @@ class ClientKindsDrainIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws Exception {
@@ -59,17 +54,15 @@ class ClientKindsDrainIT {
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN").replace(
         "xds: { port: " + xdsPort + " }",
         "xds:\n  port: " + xdsPort + "\n  clientKinds: [ { nodeClusters: [ e2e ], kind: ARMERIA, drainingAs: UNHEALTHY } ]"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-as-armeria");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-as-armeria");
+    channel = client.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

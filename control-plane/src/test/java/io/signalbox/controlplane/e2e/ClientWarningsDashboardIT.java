@@ -6,14 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.RecordingAdsClient;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,9 +41,7 @@ class ClientWarningsDashboardIT {
             - { address: 127.0.0.1, port: 50002, zone: a, weight: 5 }
         """);
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    server = RunningSignalbox.serve(config);
     await().atMost(Duration.ofSeconds(10)).until(() -> server.reconciler().status().epoch() > 0);
     browser = DashboardIT.chromium(dir);
   }

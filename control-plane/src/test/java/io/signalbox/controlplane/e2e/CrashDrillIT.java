@@ -97,8 +97,7 @@ class CrashDrillIT {
     ws.write("signalbox.yaml", config("1s"));
     process = SignalboxProcess.start(ws.file("signalbox.yaml"), ws.file("data"), ws.file("signalbox.log"));
     awaitReady();
-    Workspace.bootstrapGrpcXds(xdsPort, "drill-grpc");
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(GrpcXdsClient.bootstrap(xdsPort, "drill-grpc").open("greeter"));
     connectRecorder();
     await("first traffic").atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> traffic.calls(12).equals(Set.of("b1", "b2", "b3", "b4")));

@@ -5,24 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
 import io.signalbox.controlplane.admin.AnsweringAdsClient;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.config.TokenSettings;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +44,7 @@ abstract class DashboardFleet {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static List<AnsweringAdsClient> adsClients = new ArrayList<>();
   static ChromeDriver browser;
   static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -69,11 +64,9 @@ abstract class DashboardFleet {
             - { name: dash, role: viewer, sha256: %s }
             - { name: ops, role: operator, sha256: %s }""".formatted(TokenSettings.sha256Hex(VIEWER),
         TokenSettings.sha256Hex(OPERATOR))));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, NODE);
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, NODE);
+    channel = client.channel("greeter");
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> !call().isEmpty());
     for (String node : List.of("web-1", "web-2")) {
       adsClients.add(new AnsweringAdsClient(server.xdsPort(), node, "web"));
@@ -91,8 +84,8 @@ abstract class DashboardFleet {
     }
     // Static, so the next class that extends this one starts with none of ours.
     adsClients.clear();
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

@@ -3,23 +3,17 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.TypeStatus;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +50,7 @@ class DashboardIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static ChromeDriver browser;
   static int xdsPort;
 
@@ -67,11 +62,9 @@ class DashboardIT {
     xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints("b1"));
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", STANDING_NACK));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, NODE);
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, NODE);
+    channel = client.channel("greeter");
     browser = chromium(dir);
   }
 
@@ -103,8 +96,8 @@ class DashboardIT {
     if (browser != null) {
       browser.quit();
     }
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

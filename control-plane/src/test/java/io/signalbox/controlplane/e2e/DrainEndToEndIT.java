@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
@@ -46,6 +44,7 @@ class DrainEndToEndIT {
   static int adminPort;
   static SignalboxProcess server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static Map<String, String> operatorEnv;
 
   @BeforeAll
@@ -86,8 +85,8 @@ class DrainEndToEndIT {
         """.formatted(xdsPort, adminPort, TokenSettings.sha256Hex(OPERATOR_TOKEN), dir.resolve("data"),
         dir.resolve("endpoints.yaml")));
     startServer();
-    Workspace.bootstrapGrpcXds(xdsPort, "drain-e2e");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    client = GrpcXdsClient.bootstrap(xdsPort, "drain-e2e");
+    channel = client.channel("greeter");
   }
 
   /** Assigns {@link #server} before waiting, so {@code @AfterAll} ends a process that never gets ready. */
@@ -99,8 +98,8 @@ class DrainEndToEndIT {
   @AfterAll
   static void stop() throws Exception {
     try {
-      if (channel != null) {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      if (client != null) {
+        client.close();
       }
     } finally {
       try {

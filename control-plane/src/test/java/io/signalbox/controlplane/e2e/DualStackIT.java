@@ -3,8 +3,6 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -13,13 +11,9 @@ import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.store.StoreSettings;
-import io.signalbox.yaml.Parsed;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +33,7 @@ class DualStackIT {
   static Server backend;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws Exception {
@@ -69,19 +64,17 @@ class DualStackIT {
             virtualHosts:
               - { name: dual, domains: [ "*" ], routes: [ { match: { prefix: "" }, cluster: dual } ] }
         """.formatted(xdsPort));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    server = RunningSignalbox.serve(config);
     // grpc-xds reads additional_addresses only with this flag (XdsEndpointResource).
     System.setProperty("GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS", "true");
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-dual-stack");
-    channel = Grpc.newChannelBuilder("xds:///dual", InsecureChannelCredentials.create()).build();
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-dual-stack");
+    channel = client.channel("dual");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

@@ -5,24 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.tls.TestPki;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +42,7 @@ class GrpcXdsMutualTlsIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient xdsClient;
 
   @BeforeAll
   static void start() throws Exception {
@@ -76,23 +71,21 @@ class GrpcXdsMutualTlsIT {
                 nodeIdentity: "spiffe://example.org/ns/{nodeCluster}/sa/{nodeId}"
             """.formatted(xdsPort))
         .replace("admin: { port: 0 }", "admin: { port: 0, tls: { certFile: admin.pem, keyFile: admin-key.pem } }"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    System.setProperty("io.grpc.xds.bootstrapConfig", """
+    server = RunningSignalbox.serve(config);
+    xdsClient = GrpcXdsClient.withBootstrap("""
         {"xds_servers": [{"server_uri": "localhost:%d",
            "channel_creds": [{"type": "tls", "config": {
              "ca_certificate_file": "%s", "certificate_file": "%s", "private_key_file": "%s"}}],
            "server_features": ["xds_v3"]}],
          "node": {"id": "grpc-mtls", "cluster": "e2e", "locality": {"zone": "a"}}}
         """.formatted(xdsPort, caFile, client.cert(), client.key()));
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    channel = xdsClient.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (xdsClient != null) {
+      xdsClient.close();
     }
     if (server != null) {
       server.close();

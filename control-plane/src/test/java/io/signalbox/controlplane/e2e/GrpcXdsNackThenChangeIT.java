@@ -3,22 +3,16 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
-import io.signalbox.yaml.Parsed;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +42,7 @@ class GrpcXdsNackThenChangeIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static int xdsPort;
   static final Set<Long> everSafe = ConcurrentHashMap.newKeySet();
 
@@ -58,17 +53,15 @@ class GrpcXdsNackThenChangeIT {
     xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints("b1"));
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", ROLLOUT));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-nack-then-change");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-nack-then-change");
+    channel = client.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

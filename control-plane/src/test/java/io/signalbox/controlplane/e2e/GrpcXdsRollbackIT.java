@@ -3,21 +3,15 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.TypeStatus;
-import io.signalbox.yaml.Parsed;
 import io.signalbox.store.EpochStatus;
-import io.signalbox.store.StoreSettings;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,6 +32,7 @@ class GrpcXdsRollbackIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static int xdsPort;
 
   @BeforeAll
@@ -48,17 +43,15 @@ class GrpcXdsRollbackIT {
     ws.write("endpoints.yaml", "clusters:\n  greeter:\n    - { address: 127.0.0.1, port: "
         + backends.port("b1") + ", zone: a }\n");
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN", "{ settle: 500ms }"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-rollback");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-rollback");
+    channel = client.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

@@ -82,8 +82,7 @@ class KubernetesDrillIT {
     server = SignalboxServer.start(configFile, config,
         new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, "kubernetes-grpc");
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(GrpcXdsClient.bootstrap(xdsPort, "kubernetes-grpc").open("greeter"));
     await("first traffic").atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> traffic.calls(12).equals(Set.of("b1", "b2")));
     client = XdsRecorder.connect(xdsPort, "kubernetes-client", List.of(CLUSTER));

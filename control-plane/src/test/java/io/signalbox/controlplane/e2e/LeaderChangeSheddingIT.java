@@ -96,9 +96,9 @@ class LeaderChangeSheddingIT {
     leader = nodes.stream().filter(n -> role(n).equals("leader")).findFirst().orElseThrow();
     follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
 
-    Workspace.bootstrapGrpcXds(follower.xdsPort(), "grpc-leader-shed");
+    GrpcXdsClient xdsClient = GrpcXdsClient.bootstrap(follower.xdsPort(), "grpc-leader-shed");
     eds = EdsWatcher.watch(follower.xdsPort(), "eds-recorder", "greeter");
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(xdsClient.open("greeter"));
     // Load only once the client can call: calls buffered while xDS resolves would arrive as one burst.
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> traffic.call() != null);
     traffic.startCallingEvery(PERIOD);

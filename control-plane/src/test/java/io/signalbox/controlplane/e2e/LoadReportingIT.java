@@ -3,22 +3,16 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.signalbox.store.StoreSettings;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
 import io.signalbox.controlplane.telemetry.ClusterLoad;
 import io.signalbox.controlplane.telemetry.LocalityLoad;
 import io.signalbox.controlplane.telemetry.Locality;
 import io.signalbox.controlplane.telemetry.ReportingClient;
-import io.signalbox.yaml.Parsed;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -40,6 +34,7 @@ class LoadReportingIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static final Instant STARTED = Instant.now();
 
   @BeforeAll
@@ -59,17 +54,15 @@ class LoadReportingIT {
         .replace("    connectTimeout: 1s\n", "    connectTimeout: 1s\n    loadReporting: true\n");
     assertThat(config).contains("loadReporting: true").contains("loadReportingInterval: 1s");
     Path file = ws.write("signalbox.yaml", config);
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(file)).value();
-    server = SignalboxServer.start(file, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-lrs");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(file);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-lrs");
+    channel = client.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

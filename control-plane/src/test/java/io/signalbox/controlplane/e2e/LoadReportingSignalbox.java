@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.store.StoreSettings;
-import io.signalbox.yaml.Parsed;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -39,12 +35,9 @@ final class LoadReportingSignalbox implements AutoCloseable {
         .replace("    connectTimeout: 1s\n", cluster.toString());
     assertThat(config).contains("loadReportingInterval: 1s").contains("loadReportingPerEndpoint: true");
     Path file = ws.write("signalbox.yaml", config);
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(file)).value();
-    server = SignalboxServer.start(file, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
+    server = RunningSignalbox.serve(file);
     admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, nodeId);
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(GrpcXdsClient.bootstrap(xdsPort, nodeId).open("greeter"));
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> traffic.call() != null);
   }
 

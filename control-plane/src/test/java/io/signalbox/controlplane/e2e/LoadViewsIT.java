@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -15,11 +13,8 @@ import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.signalbox.store.StoreSettings;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.yaml.Parsed;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +63,7 @@ class LoadViewsIT {
   static final List<Server> backends = new ArrayList<>();
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
   static ScheduledExecutorService traffic;
   static ChromeDriver browser;
   static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -100,11 +95,9 @@ class LoadViewsIT {
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN")
         .replace("xds: { port: " + xdsPort + " }", "xds: { port: " + xdsPort + ", loadReportingInterval: 1s }")
         .replace("    connectTimeout: 1s\n", "    connectTimeout: 1s\n    loadReporting: true\n"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, NODE);
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, NODE);
+    channel = client.channel("greeter");
     traffic = Executors.newSingleThreadScheduledExecutor();
     // Asynchronous calls every 20 ms: steady work on every locality, failures counted by the client.
     traffic.scheduleAtFixedRate(() -> SimpleServiceGrpc.newStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
@@ -130,8 +123,8 @@ class LoadViewsIT {
     if (traffic != null) {
       traffic.shutdownNow();
     }
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

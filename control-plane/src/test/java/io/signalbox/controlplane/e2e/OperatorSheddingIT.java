@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -13,19 +11,15 @@ import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.Main;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +48,7 @@ class OperatorSheddingIT {
   static Backends backends;
   static SignalboxServer server;
   static ManagedChannel channel;
+  static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws Exception {
@@ -62,18 +57,16 @@ class OperatorSheddingIT {
     int xdsPort = Workspace.freePort();
     ws.write("endpoints.yaml", endpoints("READY", "READY", "READY"));
     Path config = ws.write("signalbox.yaml", Workspace.config(xdsPort, "ROUND_ROBIN"));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-shed");
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-shed");
+    channel = client.channel("greeter");
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> call() != null);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();

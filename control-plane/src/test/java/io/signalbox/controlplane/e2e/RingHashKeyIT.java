@@ -3,26 +3,19 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.store.StoreSettings;
-import io.signalbox.yaml.Parsed;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -53,7 +46,7 @@ class RingHashKeyIT {
   static Workspace ws;
   static TrafficBackends backends;
   static SignalboxServer server;
-  static final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws Exception {
@@ -84,16 +77,14 @@ class RingHashKeyIT {
           - { name: keyed, lbPolicy: RING_HASH, ringHash: { minimumRingSize: 1024, maximumRingSize: 4096, hashKeySource: HASH_KEY } }
           - { name: addressed, lbPolicy: RING_HASH, ringHash: { minimumRingSize: 1024, maximumRingSize: 4096 } }
         """.formatted(xdsPort));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-ring-keys");
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-ring-keys");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (ManagedChannel channel : channels.values()) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();
@@ -111,8 +102,7 @@ class RingHashKeyIT {
   }
 
   private static String call(String listener, String user) {
-    ManagedChannel channel = channels.computeIfAbsent(listener,
-        l -> Grpc.newChannelBuilder("xds:///" + l, InsecureChannelCredentials.create()).build());
+    ManagedChannel channel = client.channel(listener);
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER), user);
     return SimpleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)

@@ -55,8 +55,7 @@ final class SteadySignalbox implements AutoCloseable {
     server = SignalboxServer.start(configFile, ok.value(),
         new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
     admin = new Admin(server.adminPort(), OPERATOR_TOKEN);
-    Workspace.bootstrapGrpcXds(xdsPort, "adversarial");
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(GrpcXdsClient.bootstrap(xdsPort, "adversarial").open("greeter"));
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> traffic.calls(9).equals(Set.of("b1", "b2", "b3")));
     traffic.startCalling();

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,8 +88,7 @@ class StoreOutageDrillIT {
         new StoreSettings(database.jdbcUrl(), dir.resolve("data"), EmbeddedDatabase.USER, ""),
         Clock.systemUTC());
     Admin admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, "outage-grpc");
-    traffic = new Traffic("xds:///greeter");
+    traffic = new Traffic(GrpcXdsClient.bootstrap(xdsPort, "outage-grpc").open("greeter"));
     await("first traffic").atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> traffic.calls(12).equals(backendsOf(1)));
     client = XdsRecorder.connect(xdsPort, "outage-client", List.of("greeter"));

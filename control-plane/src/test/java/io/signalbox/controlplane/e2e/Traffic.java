@@ -1,8 +1,6 @@
 package io.signalbox.controlplane.e2e;
 
 import io.grpc.Channel;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -22,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A grpc-xds client ({@code xds:///greeter}, bootstrapped by {@link Workspace#bootstrapGrpcXds})
+ * A grpc-xds client ({@code xds:///greeter}, from {@link GrpcXdsClient})
  * calling the {@link Backends} without pause on a background thread (or at a fixed rate), the way a
  * service keeps calling while its control plane has trouble: every failed RPC is kept, with its status.
  */
@@ -35,8 +33,9 @@ final class Traffic implements AutoCloseable {
   private Thread caller;
   private ScheduledExecutorService schedule;
 
-  Traffic(String target) {
-    channel = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+  /** @param channel a grpc-xds channel ({@link GrpcXdsClient#open}); closed with this */
+  Traffic(ManagedChannel channel) {
+    this.channel = channel;
   }
 
   /** For calls other than the unary one {@link #call} makes. */

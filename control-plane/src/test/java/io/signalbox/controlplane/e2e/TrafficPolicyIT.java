@@ -3,8 +3,6 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
@@ -12,12 +10,8 @@ import io.grpc.stub.MetadataUtils;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.signalbox.controlplane.SignalboxServer;
-import io.signalbox.controlplane.config.ConfigLoader;
-import io.signalbox.controlplane.config.SignalboxConfig;
-import io.signalbox.yaml.Parsed;
-import io.signalbox.store.StoreSettings;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -50,7 +43,7 @@ class TrafficPolicyIT {
   static Workspace ws;
   static TrafficBackends backends;
   static SignalboxServer server;
-  static final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws Exception {
@@ -71,16 +64,14 @@ class TrafficPolicyIT {
         + cluster("near", List.of(endpoint("h1", "a", 0, "READY"), endpoint("h2", "b", 0, "READY")))
         .replace("clusters:\n", ""));
     Path config = ws.write("signalbox.yaml", TrafficPolicyConfig.yaml(xdsPort));
-    SignalboxConfig cfg = ((Parsed.Ok<SignalboxConfig>) ConfigLoader.parse(config)).value();
-    server = SignalboxServer.start(config, cfg,
-        new StoreSettings("memory", dir.resolve("data"), null, null), Clock.systemUTC());
-    Workspace.bootstrapGrpcXds(xdsPort, "grpc-traffic");
+    server = RunningSignalbox.serve(config);
+    client = GrpcXdsClient.bootstrap(xdsPort, "grpc-traffic");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (ManagedChannel channel : channels.values()) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();
@@ -107,14 +98,9 @@ class TrafficPolicyIT {
             endpoint("p1", "a", 1, "READY"))).replace("clusters:\n", "");
   }
 
-  private static ManagedChannel channel(String listener) {
-    return channels.computeIfAbsent(listener,
-        l -> Grpc.newChannelBuilder("xds:///" + l, InsecureChannelCredentials.create()).build());
-  }
-
   /** One call as {@code user} (null: no x-user header); the answering backend's name. */
   private static String call(String listener, String user) {
-    return call(channel(listener), user);
+    return call(client.channel(listener), user);
   }
 
   private static String call(ManagedChannel channel, String user) {
@@ -183,8 +169,7 @@ class TrafficPolicyIT {
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> call("channel", null) != null);
     Set<String> firstOfEachChannel = new HashSet<>();
     for (int c = 0; c < 5; c++) {
-      ManagedChannel channel = Grpc.newChannelBuilder("xds:///channel", InsecureChannelCredentials.create()).build();
-      channels.put("channel-" + c, channel);
+      ManagedChannel channel = client.open("channel");
       await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> call(channel, null) != null);
       Set<String> seen = new HashSet<>();
       for (int i = 0; i < 20; i++) {

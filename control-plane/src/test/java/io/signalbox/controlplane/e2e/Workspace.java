@@ -39,15 +39,6 @@ final class Workspace {
     }
   }
 
-  /** grpc-xds reads its bootstrap once per JVM: every end-to-end class runs in its own fork. */
-  static void bootstrapGrpcXds(int xdsPort, String nodeId) {
-    System.setProperty("io.grpc.xds.bootstrapConfig", """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-          "server_features": ["xds_v3"]}],
-         "node": {"id": "%s", "cluster": "e2e", "locality": {"zone": "a"}}}
-        """.formatted(xdsPort, nodeId));
-  }
-
   /**
    * {@code config} (from {@link #config}) with automatic shedding (issue 31) on its cluster: load
    * reports every second, {@code capacityRps} for every endpoint, and {@code admission} (the YAML
