@@ -13,16 +13,17 @@ import java.util.function.Predicate;
  * What one client was sent of one type and what it holds (ACKed), stored once. A client holds what
  * it was sent except while a response is unanswered or after it NACKed one, so {@code held} is
  * kept as {@code sent} plus the few names where the two differ ({@code heldApart}). Two full maps
- * per subscription were a third of Signalbox's heap per client at 100 clusters (docs/benchmarks-history.md).
+ * per subscription were a third of Signalbox's heap per client at 100 clusters (docs/benchmarks-history.md);
+ * {@code sent} is a {@link NameMap}, a quarter of a HashMap's size.
  *
- * <p>Not thread-safe: used under the owning stream's lock, like {@link Subscription}.
+ * <p>Not thread-safe: confined to the owning stream's context, like {@link Subscription}.
  */
 final class SentAndHeld {
 
   /** In {@link #heldApart}: the client holds nothing of that name. */
   private static final Object NOTHING = new Object();
 
-  private final Map<String, XdsResource> sent = new HashMap<>();
+  private final NameMap sent = new NameMap();
   private final Map<String, XdsResource> sentView = Collections.unmodifiableMap(sent);
   // name -> what the client holds of it (an XdsResource, or NOTHING) wherever that is not what it
   // was sent. Names not here are held exactly as sent.
@@ -52,9 +53,7 @@ final class SentAndHeld {
 
   /** Sends nothing any more (a full-state type about to be answered whole); holds what it held. */
   void unsendAll() {
-    for (Map.Entry<String, XdsResource> e : sent.entrySet()) {
-      heldApart.putIfAbsent(e.getKey(), e.getValue());
-    }
+    sent.forEach(heldApart::putIfAbsent);
     sent.clear();
     heldApart.values().removeIf(h -> h == NOTHING);
   }
@@ -102,9 +101,7 @@ final class SentAndHeld {
       return;
     }
     heldApart.clear();
-    for (String name : sent.keySet()) {
-      heldApart.put(name, NOTHING);
-    }
+    sent.forEach((name, r) -> heldApart.put(name, NOTHING));
     resources.forEach(this::hold);
   }
 
@@ -115,11 +112,11 @@ final class SentAndHeld {
   /** The names held, in no particular order; a copy. */
   List<String> heldNames() {
     List<String> names = new ArrayList<>(sent.size() + heldApart.size());
-    for (String name : sent.keySet()) {
+    sent.forEach((name, r) -> {
       if (!heldApart.containsKey(name)) {
         names.add(name);
       }
-    }
+    });
     heldApart.forEach((name, h) -> {
       if (h != NOTHING) {
         names.add(name);
@@ -130,10 +127,10 @@ final class SentAndHeld {
 
   /** Whether any resource held names {@code child} among its references. */
   boolean anyHeldReferences(String child) {
-    for (Map.Entry<String, XdsResource> e : sent.entrySet()) {
-      if (!heldApart.containsKey(e.getKey()) && e.getValue().references().contains(child)) {
-        return true;
-      }
+    boolean[] any = {false};
+    sent.forEach((name, r) -> any[0] |= !heldApart.containsKey(name) && r.references().contains(child));
+    if (any[0]) {
+      return true;
     }
     for (Object h : heldApart.values()) {
       if (h != NOTHING && ((XdsResource) h).references().contains(child)) {
@@ -154,7 +151,7 @@ final class SentAndHeld {
   /** Forgets, on both sides, every name {@code keep} refuses. */
   void retain(Predicate<String> keep) {
     Predicate<String> gone = keep.negate();
-    sent.keySet().removeIf(gone);
+    sent.removeNames(gone);
     heldApart.keySet().removeIf(gone);
   }
 
