@@ -49,6 +49,7 @@ class TimelineIT {
   static Backends backends;
   static EmbeddedDatabase postgres;
   static SignalboxServer server;
+  static GrpcXdsClient xds;
   static ManagedChannel channel;
   static Admin admin;
   static int xdsPort;
@@ -62,14 +63,14 @@ class TimelineIT {
     ws.write("endpoints.yaml", endpoints("b1", "b2", "b3"));
     server = startReplica(ws.write("signalbox.yaml", config("ROUND_ROBIN")));
     admin = new Admin(server.adminPort());
-    Workspace.bootstrapGrpcXds(xdsPort, NODE);
-    channel = Grpc.newChannelBuilder("xds:///greeter", InsecureChannelCredentials.create()).build();
+    xds = GrpcXdsClient.bootstrap(xdsPort, NODE);
+    channel = xds.channel("greeter");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (xds != null) {
+      xds.close();
     }
     if (server != null) {
       server.close();
