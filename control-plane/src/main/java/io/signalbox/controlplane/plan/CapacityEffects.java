@@ -107,7 +107,7 @@ final class CapacityEffects {
   static List<String> drainsStarted(List<EndpointSpec> was, List<EndpointSpec> will) {
     Map<String, EndpointState> before = states(was);
     return will.stream().filter(e -> e.state() == EndpointState.DRAINING && before.get(e.key()) != EndpointState.DRAINING)
-        .map(EndpointSpec::key).toList();
+        .map(EndpointSpec::key).sorted().toList();
   }
 
   /**
@@ -117,7 +117,7 @@ final class CapacityEffects {
   static List<String> drainsCutShort(List<EndpointSpec> was, List<EndpointSpec> will) {
     Map<String, EndpointState> after = states(will);
     return was.stream().filter(e -> e.state() == EndpointState.DRAINING && after.get(e.key()) != EndpointState.DRAINING)
-        .map(e -> e.key() + (after.containsKey(e.key()) ? " -> " + after.get(e.key()) : " removed")).toList();
+        .map(e -> e.key() + (after.containsKey(e.key()) ? " -> " + after.get(e.key()) : " removed")).sorted().toList();
   }
 
   private static Map<String, EndpointState> states(List<EndpointSpec> endpoints) {
