@@ -156,6 +156,10 @@ class PlanIT {
         + " -> 1 endpoint (capacity unknown)") && l.endsWith("; drains started: 127.0.0.1:50002, 127.0.0.1:50003, "
         + "127.0.0.1:50004"));
 
+    // The plan held nothing itself: the writer's guards are untouched until the file changes.
+    assertThat(sb.server.reconciler().view().held()).isEmpty();
+    assertThat(sb.server.store().auditLog(100)).noneMatch(a -> a.action().contains("plan"));
+
     RunningSignalbox.write(dir, "endpoints.yaml", endpoints(1, 1));
     await().atMost(Duration.ofSeconds(10)).until(() -> !sb.server.reconciler().view().held().isEmpty());
     assertThat(sb.epoch()).as("held: the served epoch stays").isEqualTo(before);
@@ -198,6 +202,26 @@ class PlanIT {
     assertThat(json.path("holds").path(0).path("message").asText()).contains("removes every listener, 1 of 1 (greeter)");
     assertThat(json.path("holds").path(0).path("releasedBy").asText()).startsWith("'signalbox confirm --config'");
     assertThat(json.path("diff").path("removed").toString()).contains("LISTENER/greeter", "ROUTE/greeter");
+  }
+
+  @Test
+  @Order(7)
+  void aFreezeIsTheFirstHoldAndUnfreezeReleasesIt() throws Exception {
+    assertThat(Cli.against(sb, "freeze", "--reason", "incident 7").exit()).isZero();
+    try {
+      Path changed = Files.writeString(elsewhere.resolve("endpoints.yaml"), endpoints(4, 7));
+
+      JsonNode json = Json.read(plan("--endpoints", changed.toString(), "--output", "json").out(), () -> "json");
+
+      assertThat(json.path("exitCode").asInt()).isEqualTo(4);
+      assertThat(json.path("holds").path(0).path("rule").asText()).isEqualTo("freeze");
+      assertThat(json.path("holds").path(0).path("message").asText())
+          .isEqualTo("publishing is frozen by anonymous (incident 7): the change would be validated, not published");
+      assertThat(json.path("holds").path(0).path("releasedBy").asText())
+          .isEqualTo("'signalbox unfreeze' publishes what the inputs say now");
+    } finally {
+      assertThat(Cli.against(sb, "unfreeze").exit()).isZero();
+    }
   }
 
   /** The wave a client is in without rollout waves. */
