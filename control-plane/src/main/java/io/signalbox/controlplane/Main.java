@@ -10,6 +10,7 @@ import io.signalbox.controlplane.cli.DiffCommand;
 import io.signalbox.controlplane.cli.DrainCommand;
 import io.signalbox.controlplane.cli.EjectCommand;
 import io.signalbox.controlplane.cli.EndpointsCommand;
+import io.signalbox.controlplane.cli.PlanCommand;
 import io.signalbox.controlplane.cli.EpochsCommand;
 import io.signalbox.controlplane.cli.FreezeCommand;
 import io.signalbox.controlplane.cli.FreezeEjectionsCommand;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Command;
         ShedCommand.Unshed.class, FreezeEjectionsCommand.class, FreezeEjectionsCommand.Unfreeze.class,
         ConfirmCommand.class, WhyCommand.class, DiffCommand.class, TimelineCommand.class,
         ConfigCommand.class,
+        PlanCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -12,6 +12,7 @@ import io.signalbox.controlplane.rollout.RolloutController;
 import io.signalbox.controlplane.rollout.RolloutPolicy;
 import io.signalbox.controlplane.xds.Waves;
 import io.signalbox.controlplane.config.SignalboxConfig;
+import io.signalbox.controlplane.plan.Planner;
 import io.signalbox.controlplane.fleet.ClientStatusRecorder;
 import io.signalbox.controlplane.reconcile.DesiredStateTemplate;
 import io.signalbox.controlplane.reconcile.IncrementalTranslator;
@@ -201,7 +202,8 @@ public final class SignalboxServer implements AutoCloseable {
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
             replica::status, settings::pendingRestart, loadReporting.fleetLoad(),
-            DrainLoads.of(loadReporting.fleetLoad(), replica::view)),
+            DrainLoads.of(loadReporting.fleetLoad(), replica::view),
+            new Planner(reconciler::rehearsal, xds, loadReporting.fleetLoad(), clock)),
         System::getenv);
     SignalboxServer server = new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder,
         sources, configWatch, admin, replica, loadReporting);

@@ -2,6 +2,7 @@ package io.signalbox.controlplane.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.config.RestartOnly;
+import io.signalbox.controlplane.plan.Planner;
 import io.signalbox.controlplane.reconcile.Interventions;
 import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.replica.ReplicaStatus;
@@ -25,23 +26,24 @@ import java.util.function.Supplier;
  * @param pendingRestart the restart-only keys the config file changed since the start
  * @param load the clients' load reports, summed over the fleet ({@link FleetLoad#NONE} without)
  * @param drainLoads what load reports say about draining endpoints ({@link DrainLoads#NONE} without)
+ * @param planner what inputs would do ({@code POST /api/v1/plan}); null where the server cannot plan
  */
 public record AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds,
     SnapshotStore store, Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
     Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart, FleetLoad load,
-    DrainLoads drainLoads) {
+    DrainLoads drainLoads, Planner planner) {
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica, Supplier<List<RestartOnly.Change>> pendingRestart) {
     this(view, interventions, xds, store, reload, meters, clock, registry, replica, pendingRestart, FleetLoad.NONE,
-        DrainLoads.NONE);
+        DrainLoads.NONE, null);
   }
 
   public AdminBackend(Supplier<PublishedView> view, Interventions interventions, XdsServer xds, SnapshotStore store,
       Runnable reload, PrometheusMeterRegistry meters, Clock clock, RegistrySource registry,
       Supplier<ReplicaStatus> replica) {
     this(view, interventions, xds, store, reload, meters, clock, registry, replica, List::of, FleetLoad.NONE,
-        DrainLoads.NONE);
+        DrainLoads.NONE, null);
   }
 }

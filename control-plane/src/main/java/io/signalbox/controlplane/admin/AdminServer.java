@@ -171,6 +171,7 @@ public final class AdminServer implements AutoCloseable {
     new HistoryRoutes(sampler, backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();
     new TimelineRoutes(backend, router).register();
+    new PlanRoutes(backend.planner(), router).register();
 
     app.start();
     log.info("admin API on {}://{}:{}/ ({})", tls == null ? "http" : "https", settings.address(), app.port(),

@@ -44,11 +44,9 @@ final class Holds {
     }
     for (HeldUpdates.Held held : view.held()) {
       if (held.cluster() == null) {
-        holds.add(new Hold(Kind.config, held.config(), held.rule(), held.message(), held.since(),
-            "'signalbox confirm --config' applies the reload as written; or restore the file"));
+        holds.add(new Hold(Kind.config, held.config(), held.rule(), held.message(), held.since(), held.release()));
       } else {
-        holds.add(new Hold(Kind.update, held.cluster(), held.rule(), held.message(), held.since(),
-            "'signalbox confirm " + held.cluster() + "' lets it through" + byItself(held)));
+        holds.add(new Hold(Kind.update, held.cluster(), held.rule(), held.message(), held.since(), held.release()));
       }
     }
     for (OperatorOverride o : view.intent().overrides()) {
@@ -71,7 +69,7 @@ final class Holds {
     for (HeldUpdates.Held held : view.held()) {
       if (ref.cluster().equals(held.cluster())) {
         return Optional.of(new Hold(Kind.drain, subject, held.rule(), drained + held.message(), d.createdAt(),
-            "'signalbox confirm " + ref.cluster() + "' lets the held update through" + byItself(held) + "; " + undrain));
+            "'signalbox confirm " + ref.cluster() + "' lets the held update through" + held.byItself() + "; " + undrain));
       }
     }
     if (view.status().frozen()) {
@@ -80,15 +78,6 @@ final class Holds {
     }
     // Accepted, and the writer has not built its epoch yet: not held, only new.
     return Optional.empty();
-  }
-
-  /** What releases a held update without an operator, where something can. */
-  private static String byItself(HeldUpdates.Held held) {
-    return switch (held.rule()) {
-      case "guard.min-eligible" -> ", or another endpoint of " + held.cluster() + " becoming eligible";
-      case "guard.mass-removal" -> ", or the update staying the same for reconcile.holdStable";
-      default -> "";
-    };
   }
 
   private static String reason(String reason) {

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.time.Clock;
 
 /**
@@ -48,12 +49,14 @@ public final class ConfigCheck {
    * @param warnings what the validator records but does not refuse
    * @param endpoints how many endpoints the files hold
    * @param candidate what clients would be sent, when valid; null otherwise
+   * @param sources every source the verdict was given: the endpoint files as read, then the others
    */
   public record Result(SignalboxConfig config, List<Violation> errors, List<Violation> warnings, int endpoints,
-      SnapshotCandidate candidate) {
+      SnapshotCandidate candidate, List<SourceState> sources) {
     public Result {
       errors = List.copyOf(errors);
       warnings = List.copyOf(warnings);
+      sources = List.copyOf(sources);
     }
 
     public boolean valid() {
@@ -69,7 +72,7 @@ public final class ConfigCheck {
     if (parsed instanceof Parsed.Ok<SignalboxConfig> ok) {
       return of(ok.value());
     }
-    return new Result(null, parsed.violations(), List.of(), 0, null);
+    return new Result(null, parsed.violations(), List.of(), 0, null, List.of());
   }
 
   /** Checks a parsed config with the endpoint files it names, as they are now. */
@@ -82,17 +85,26 @@ public final class ConfigCheck {
    * the states of its other sources (registry leases, EndpointSlices), as those sources publish them.
    */
   public static Result of(SignalboxConfig config, List<SourceState> others) {
+    return of(config, others, file -> WatchedFile.readNow(file, config.sources().fileMaxBytes()));
+  }
+
+  /**
+   * As {@link #of(SignalboxConfig, List)}, each endpoint file read by {@code files}: from disk, or
+   * from the body of a plan request ({@code plan/Planner}), where the files are the caller's.
+   */
+  public static Result of(SignalboxConfig config, List<SourceState> others,
+      Function<Path, WatchedFile.Event> files) {
     List<Violation> settings = serverSettings(config);
-    List<SourceState> sources = new ArrayList<>(endpointFiles(config));
+    List<SourceState> sources = new ArrayList<>(endpointFiles(config, files));
     int count = sources.stream().mapToInt(s -> s.endpoints().values().stream().mapToInt(List::size).sum()).sum();
     if (!settings.isEmpty()) {
-      return new Result(config, settings, List.of(), count, null);
+      return new Result(config, settings, List.of(), count, null, sources);
     }
     sources.addAll(others);
     // The template the server builds from (SignalboxServer), not a one-off desired state.
     DesiredStateTemplate template = DesiredStateTemplate.of(config.desiredStates(), config::clusterFor);
     Pipeline.Verdict verdict = Pipeline.check(template, sources, config.sources().precedence(), Clock.systemUTC());
-    return new Result(config, verdict.errors(), verdict.warnings(), count, verdict.candidate());
+    return new Result(config, verdict.errors(), verdict.warnings(), count, verdict.candidate(), sources);
   }
   /**
    * The settings sections ({@link SettingsChecks}, which {@link ConfigLoader} runs too) and, when they are
@@ -127,31 +139,35 @@ public final class ConfigCheck {
    * last good content). A missing or unreadable file is a problem here (at startup and offline),
    * where the running server would keep the file's last good content.
    */
-  private static List<SourceState> endpointFiles(SignalboxConfig config) {
+  private static List<SourceState> endpointFiles(SignalboxConfig config, Function<Path, WatchedFile.Event> files) {
     List<SourceState> states = new ArrayList<>();
     for (Path configured : config.sources().files()) {
-      Path file = configured.toAbsolutePath().normalize();
-      String id = "file:" + file;
-      // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
-      WatchedFile.Event read = WatchedFile.readNow(file, config.sources().fileMaxBytes());
-      List<Violation> problems = new ArrayList<>();
-      Map<String, List<EndpointSpec>> endpoints = Map.of();
-      if (read instanceof WatchedFile.Event.Content content) {
-        Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
-        if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
-          problems.addAll(SourceEndpointRules.check(ok.value()));
-          endpoints = problems.isEmpty() ? ok.value() : Map.of();
-        } else {
-          problems.addAll(parsed.violations());
-        }
-      } else if (read instanceof WatchedFile.Event.Unusable unusable) {
-        problems.add(Violation.error("source.unusable", file.toString(), "", unusable.reason()));
-      } else {
-        problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
-      }
-      states.add(new SourceState(id, 1, problems.isEmpty() ? SourceHealth.FRESH : SourceHealth.FAILED, endpoints,
-          problems));
+      states.add(endpointFile(configured.toAbsolutePath().normalize(), files));
     }
     return states;
+  }
+
+  /** One endpoint file as the file source publishes it (see {@link #endpointFiles}). */
+  public static SourceState endpointFile(Path file, Function<Path, WatchedFile.Event> files) {
+    String id = "file:" + file;
+    // Read by the file source's own rules: a FIFO, a device or a directory is refused, not read.
+    WatchedFile.Event read = files.apply(file);
+    List<Violation> problems = new ArrayList<>();
+    Map<String, List<EndpointSpec>> endpoints = Map.of();
+    if (read instanceof WatchedFile.Event.Content content) {
+      Parsed<Map<String, List<EndpointSpec>>> parsed = EndpointFile.parse(content.text(), file.toString());
+      if (parsed instanceof Parsed.Ok<Map<String, List<EndpointSpec>>> ok) {
+        problems.addAll(SourceEndpointRules.check(ok.value()));
+        endpoints = problems.isEmpty() ? ok.value() : Map.of();
+      } else {
+        problems.addAll(parsed.violations());
+      }
+    } else if (read instanceof WatchedFile.Event.Unusable unusable) {
+      problems.add(Violation.error("source.unusable", file.toString(), "", unusable.reason()));
+    } else {
+      problems.add(Violation.error("source.missing", file.toString(), "", "endpoint file does not exist"));
+    }
+    return new SourceState(id, 1, problems.isEmpty() ? SourceHealth.FRESH : SourceHealth.FAILED, endpoints,
+        problems);
   }
 }

@@ -31,6 +31,17 @@ public final class DiffCommand implements Callable<Integer> {
     options.println("epoch " + from + " -> " + to + ": " + diff.path("added").size() + " added, "
         + diff.path("removed").size() + " removed, " + diff.path("changed").size() + " changed, " + transitions
         + " endpoint transition" + (transitions == 1 ? "" : "s"));
+    options.out().print(lines(diff));
+    options.out().flush();
+    return 0;
+  }
+
+  /**
+   * A diff's lines as {@code diff} prints them: {@code + / - / ~ TYPE/name}, a changed resource once
+   * per field that changed, then each endpoint's state transition ({@code signalbox plan} prints its
+   * diff with these too).
+   */
+  static String lines(JsonNode diff) {
     StringBuilder lines = new StringBuilder();
     diff.path("added").forEach(n -> lines.append("+ ").append(n.asText()).append('\n'));
     diff.path("removed").forEach(n -> lines.append("- ").append(n.asText()).append('\n'));
@@ -64,8 +75,6 @@ public final class DiffCommand implements Callable<Integer> {
       lines.append("  ").append(Json.text(t, "cluster")).append('/').append(Json.text(t, "endpoint")).append(": ")
           .append(was.isEmpty() ? "new" : was).append(" -> ").append(now.isEmpty() ? "removed" : now).append('\n');
     }
-    options.out().print(lines);
-    options.out().flush();
-    return 0;
+    return lines.toString();
   }
 }

@@ -213,6 +213,10 @@ final class Candidates {
     sourcePrecedence = List.copyOf(precedence);
   }
 
+  List<String> sourcePrecedence() {
+    return sourcePrecedence;
+  }
+
   /** Updates the guards hold back (mass removal, last eligible endpoints). */
   ServedEndpoints served() {
     return served;

@@ -67,6 +67,10 @@ final class ConfigHolds {
     percent = configRemovalPercent;
   }
 
+  int percent() {
+    return percent;
+  }
+
   /**
    * The template to build from: {@code offered}, or while it is held the one in force.
    *

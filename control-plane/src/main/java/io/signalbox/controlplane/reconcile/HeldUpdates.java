@@ -37,6 +37,21 @@ public final class HeldUpdates {
     public Held(String cluster, String rule, String message, Instant since) {
       this(cluster, rule, message, since, null);
     }
+
+    /** What lets it through, as commands to run: {@code status.holds} and {@code signalbox plan} say it alike. */
+    public String release() {
+      return cluster == null ? "'signalbox confirm --config' applies the reload as written; or restore the file"
+          : "'signalbox confirm " + cluster + "' lets it through" + byItself();
+    }
+
+    /** What releases it without an operator, where something can ({@code , or ...}), else empty. */
+    public String byItself() {
+      return switch (rule) {
+        case Guards.MIN_ELIGIBLE -> ", or another endpoint of " + cluster + " becoming eligible";
+        case Guards.MASS_REMOVAL -> ", or the update staying the same for reconcile.holdStable";
+        default -> "";
+      };
+    }
   }
 
   private record Pending(String fingerprint, Held held) {}
@@ -51,6 +66,10 @@ public final class HeldUpdates {
 
   void stableFor(Duration d) {
     stableFor = d;
+  }
+
+  Duration stableFor() {
+    return stableFor;
   }
 
   List<Held> held() {

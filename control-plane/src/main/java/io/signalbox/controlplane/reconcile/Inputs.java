@@ -64,6 +64,11 @@ final class Inputs {
     return config;
   }
 
+  /** Every source's state now, for a rehearsal ({@link Rehearsal}); a build takes them with {@link #take}. */
+  List<SourceState> sources() {
+    return List.copyOf(sources.values());
+  }
+
   long configOffers() {
     return configOffers.get();
   }

@@ -194,6 +194,13 @@ public final class Reconciler implements AutoCloseable {
     return specs;
   }
 
+  /** What the writer sees now, to ask what it would make of other inputs without building ({@code signalbox plan}). */
+  public Rehearsal rehearsal() {
+    return new Rehearsal(new Rehearsal.Moment(inputs.config(), configHolds.admitted(), inputs.sources(),
+        candidates.sourcePrecedence(), interventions.intent(), publication.current()), clock, this::snapshot,
+        configHolds.percent(), candidates.served().holdStableFor());
+  }
+
   /** Operator overrides, rollbacks and the freeze. */
   public Interventions interventions() {
     return interventions;

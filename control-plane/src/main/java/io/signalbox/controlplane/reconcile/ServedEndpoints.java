@@ -115,6 +115,10 @@ final class ServedEndpoints {
     heldUpdates.stableFor(d);
   }
 
+  Duration holdStableFor() {
+    return heldUpdates.stableFor();
+  }
+
   private static Instant earliest(Instant a, Instant b) {
     return a == null ? b : b == null || a.isBefore(b) ? a : b;
   }

@@ -57,7 +57,7 @@ public final class ClientWarnings {
     return warnings;
   }
 
-  static ClientSupportRules.Served served(Snapshot snapshot) {
+  public static ClientSupportRules.Served served(Snapshot snapshot) {
     return new ClientSupportRules.Served(
         messages(snapshot, XdsType.CLUSTER, Cluster.class),
         messages(snapshot, XdsType.ENDPOINT, ClusterLoadAssignment.class),

@@ -77,6 +77,19 @@ class AdminAuthTest {
   }
 
   @Test
+  void aViewerMayPlanWhichChangesNothingAndARegistrantMayNot() {
+    String plan = "{\"endpointFiles\": {\"endpoints.yaml\": \"clusters: {}\\n\"}}";
+    HttpResponse<String> viewer = sb.post("/api/v1/plan", plan, VIEWER);
+    assertThat(viewer.statusCode()).as(viewer.body()).isEqualTo(200);
+    // The one endpoint of greeter gone: valid, held by the mass-removal guard.
+    assertThat(json(viewer).get("exitCode").asInt()).as(viewer.body()).isEqualTo(4);
+    assertThat(json(viewer).get("holds").findValuesAsText("rule")).as(viewer.body()).containsExactly("guard.mass-removal");
+    assertError(sb.post("/api/v1/plan", plan, REGISTRANT), 403, "forbidden",
+        "this route needs the viewer role; token 'pods' has registrant");
+    assertThat(json(sb.get("/api/v1/audit?limit=5", VIEWER)).findValuesAsText("action")).doesNotContain("plan");
+  }
+
+  @Test
   void aViewerMayNotWrite() {
     assertError(sb.post("/api/v1/reload", "", VIEWER), 403, "forbidden",
         "this route needs the operator role; token 'dash' has viewer");

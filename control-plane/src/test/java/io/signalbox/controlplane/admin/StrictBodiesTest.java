@@ -46,6 +46,7 @@ class StrictBodiesTest {
   static final String ROLLBACK = "/api/v1/rollback";
   static final String FREEZE = "/api/v1/freeze";
   static final String UNFREEZE = "/api/v1/unfreeze";
+  static final String PLAN = "/api/v1/plan";
   static final String RELOAD = "/api/v1/reload";
   static final String SHED = "/api/v1/clusters/greeter/shed";
   /** Not registered: a PUT that got through would create a lease (201). */
@@ -228,6 +229,14 @@ class StrictBodiesTest {
         bad("POST", CONFIRM, "{\"all\": true}", "unknown_field", "unknown field 'all' in the request body" + known("reason")),
         bad("POST", "/api/v1/config/confirm", "{\"all\": true}", "unknown_field",
             "unknown field 'all' in the request body" + known("reason")),
+        bad("POST", PLAN, "{\"endpoints\": {}}", "unknown_field",
+            "unknown field 'endpoints' in the request body" + known("configFile", "config", "endpointFiles")),
+        bad("POST", PLAN, "{\"endpointFiles\": {\"/e.yaml\": 7}}", "bad_endpointFiles",
+            "endpointFiles./e.yaml must be a string, was the number 7"),
+        bad("POST", PLAN, "{}", "bad_plan",
+            "a plan needs a config (config and configFile) or endpoint files (endpointFiles)"),
+        bad("POST", PLAN, "{\"config\": \"clusters: []\"}", "bad_configFile",
+            "configFile must name the config's path (its endpoint files resolve against it)"),
         bad("POST", UNFREEZE, "{\"Reason\": \"x\"}", "unknown_field",
             "unknown field 'Reason' in the request body" + known("reason")),
         bad("PUT", REGISTER, "{\"weight\": 1, \"healthy\": true}", "unknown_field",

@@ -3,6 +3,8 @@ package io.signalbox.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code signalbox_overload}; the client fails about that share "Dropped: signalbox_overload"; the
  * survivor's admitted rate stays within its capacity; status and the epoch's provenance name the
  * cause. Backends back → the drop is lifted in steps of {@code step} points per {@code window} to 0.
+ * Before the drain, {@code POST /api/v1/plan} of the same file predicts that drop (issue 43).
  *
  * <p>At the issue's figures: 100 rps per backend, 200 rps of load.
  */
@@ -167,8 +170,25 @@ class AutomaticSheddingIT {
     await().atMost(Duration.ofSeconds(90)).until(() -> drop() == 0 && server.fleetLoad().load("greeter",
         trafficStarted.plusSeconds(1)).localities().stream().map(l -> l.intervalStart()).distinct().count() >= 6);
 
+    // Planned first (issue 43): the plan predicts the drop admission then decides, and changes nothing.
+    String drain = endpoints("READY", "DRAINING", "DRAINING");
+    long planned = epoch().epoch();
+    JsonNode plan = new Admin(server.adminPort()).sendJson("POST", "/api/v1/plan", new ObjectMapper()
+        .writeValueAsString(Map.of("endpointFiles", Map.of(dir.resolve("endpoints.yaml").toString(), drain))), 200);
+    assertThat(plan.path("exitCode").asInt()).isEqualTo(4);
+    assertThat(plan.path("holds")).isEmpty();
+    JsonNode effect = plan.path("capacity").path(0);
+    assertThat(effect.path("cluster").asText()).isEqualTo("greeter");
+    assertThat(effect.path("after").path("rps").asLong()).isEqualTo(CAPACITY);
+    assertThat(effect.path("says").asText()).startsWith("this would drop about ").contains(" of greeter's calls");
+    assertThat(effect.path("drainsStarted").toString()).contains(":" + backends.get(1).getPort() + "\"");
+    double predicted = Double.parseDouble(effect.path("dropAfter").asText().replace("%", "")) / 100;
+    System.out.printf("plan: %s%n", effect.path("says").asText());
+    assertThat(predicted).isBetween(0.3, 0.7);
+    assertThat(epoch().epoch()).isEqualTo(planned);
+
     Instant drained = Instant.now();
-    ws.write("endpoints.yaml", endpoints("READY", "DRAINING", "DRAINING"));
+    ws.write("endpoints.yaml", drain);
 
     // The next decision after the drain is published sees 100 rps of capacity for ≈ 200 rps.
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> drop() > 0);
@@ -177,6 +197,8 @@ class AutomaticSheddingIT {
     System.out.printf("automatic drop %d ppm %s after the drain; cause: %s%n", shed, took,
         epoch().provenance().getAutomaticDropsMap().get("greeter"));
     assertThat(shed).isBetween(300_000, 700_000);
+    // The prediction came true: the drop decided is the one planned, give or take the demand's drift.
+    assertThat(shed / 1e6).isCloseTo(predicted, org.assertj.core.data.Offset.offset(0.15));
     var policy = assignment().getPolicy();
     assertThat(policy.getDropOverloads(policy.getDropOverloadsCount() - 1).getCategory())
         .isEqualTo("signalbox_overload");

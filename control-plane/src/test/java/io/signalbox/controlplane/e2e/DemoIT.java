@@ -198,7 +198,7 @@ class DemoIT {
    * line under one): each {@code $ signalbox} line against the demo, each {@code $ cat > FILE
    * <<'EOF'} before one written as the shell writes it. A {@code signalbox} command runs in this
    * JVM (as {@code Main} runs it, against the demo with {@code --server}) to keep the test short;
-   * {@code validate}, which reads paths, through the launcher in a directory of its own that has the
+   * {@code validate} and {@code plan}, which read paths, through the launcher in a directory of its own that has the
    * checkout's {@code examples} and the files the page writes. The page makes every state it needs
    * (a held drain, a broken config) with examples before the one that needs it and puts the demo back
    * after, so no example is left out and the drain test after this one finds the demo as it started.
@@ -232,6 +232,10 @@ class DemoIT {
     assertThat(args).as("no shell syntax but '| cat': %s", example.command()).doesNotContain("|", ">", "<", ";");
     if (args.get(0).equals("validate")) {
       return CliProcess.launcher(dir, cwd, Map.of(), args);
+    }
+    if (args.get(0).equals("plan")) {
+      // Reads the files the page wrote, by paths relative to where they were written.
+      return CliProcess.launcher(dir, cwd, Map.of("SIGNALBOX_SERVER", "http://127.0.0.1:" + adminPort), args);
     }
     java.io.StringWriter out = new java.io.StringWriter();
     picocli.CommandLine cli = io.signalbox.controlplane.Main.commandLine();
