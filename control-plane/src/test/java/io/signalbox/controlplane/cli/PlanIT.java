@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalbox.controlplane.admin.RunningSignalbox;
 import io.signalbox.controlplane.demo.XdsClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
