@@ -2,6 +2,7 @@ package io.signalbox.controlplane;
 
 import io.signalbox.source.registry.Lease;
 import io.signalbox.source.registry.Leases;
+import io.signalbox.source.registry.Naming;
 import io.signalbox.store.LeaseStore;
 import io.signalbox.store.StoreUnavailableException;
 import io.signalbox.store.StoredLease;
@@ -40,7 +41,8 @@ final class StoredLeases implements Leases {
   @Override
   public Lease put(Lease l) {
     return call(() -> toLease(store.put(new StoredLease(l.cluster(), l.address(), l.port(), l.zone(), l.weight(),
-        l.metadata(), l.registeredBy(), l.createdAt(), l.expiresAt(), l.capacityRps()))));
+        l.metadata(), l.registeredBy(), l.createdAt(), l.expiresAt(), l.capacityRps(),
+        new StoredLease.Naming(l.naming().hostname(), l.naming().hashKey(), l.naming().additionalAddresses())))));
   }
 
   @Override
@@ -58,7 +60,8 @@ final class StoredLeases implements Leases {
 
   private static Lease toLease(StoredLease s) {
     return new Lease(s.cluster(), s.address(), s.port(), s.zone(), s.weight(), s.metadata(), s.registeredBy(),
-        s.createdAt(), s.expiresAt(), s.capacityRps());
+        s.createdAt(), s.expiresAt(), s.capacityRps(),
+        new Naming(s.naming().hostname(), s.naming().hashKey(), s.naming().additionalAddresses()));
   }
 
   private static <T> T call(Supplier<T> work) {

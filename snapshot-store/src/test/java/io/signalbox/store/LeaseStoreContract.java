@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -129,5 +130,28 @@ public abstract class LeaseStoreContract {
     assertThat(store.leases().expire(T0.plusSeconds(10))).containsExactly(
         lease("web", "10.0.0.1", 80, 5), lease("web", "10.0.0.3", 80, 10));
     assertThat(store.leases().all()).containsExactly(lease("web", "10.0.0.2", 80, 11));
+  }
+
+  /** A lease of {@code web/10.0.0.1:80} declaring {@code naming}, registered at T0. */
+  private static StoredLease withNaming(StoredLease.Naming naming, int ttlSeconds) {
+    return new StoredLease("web", "10.0.0.1", 80, "a", 1, Map.of(), "pods", T0, T0.plusSeconds(ttlSeconds), null,
+        naming);
+  }
+
+  @Test
+  void keepsTheHostnameHashKeyAndAdditionalAddressesInTheirOrderAndReplacesThemOnRenewal() {
+    StoredLease.Naming dualStack = new StoredLease.Naming("web-0.orders.local", "Pod/shop/web-0",
+        List.of("fd00::1", "fd00::10", "10.0.1.1"));
+
+    assertThat(store.leases().put(withNaming(dualStack, 30))).isEqualTo(withNaming(dualStack, 30));
+    assertThat(store.leases().all()).containsExactly(withNaming(dualStack, 30));
+
+    // A renewal replaces the content: one declaring none leaves none stored.
+    assertThat(store.leases().put(withNaming(StoredLease.Naming.NONE, 40))).isEqualTo(
+        withNaming(StoredLease.Naming.NONE, 40));
+    assertThat(store.leases().all()).extracting(StoredLease::naming).containsExactly(StoredLease.Naming.NONE);
+
+    store.leases().put(withNaming(dualStack, 50));
+    assertThat(store.leases().expire(T0.plusSeconds(50))).containsExactly(withNaming(dualStack, 50));
   }
 }

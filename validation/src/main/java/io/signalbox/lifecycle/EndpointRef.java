@@ -1,6 +1,8 @@
 package io.signalbox.lifecycle;
 
 import io.signalbox.model.EndpointSpec;
+import java.util.List;
+import java.util.Optional;
 
 /** One endpoint of one cluster: {@code cluster/address:port}. */
 public record EndpointRef(String cluster, String address, int port) {
@@ -12,6 +14,28 @@ public record EndpointRef(String cluster, String address, int port) {
   /** {@code address:port}, IPv6 in brackets. */
   public String key() {
     return (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
+  }
+
+  /**
+   * The endpoint of {@code endpoints} (one cluster's) that answers on this ref's address and port,
+   * its own or one of its additional addresses, named by its own: the key operator intent (drains,
+   * ejections, weights) is stored under, so a dual-stack endpoint is one endpoint whichever of its
+   * addresses an operator names (issue 44). Empty when none does.
+   */
+  public Optional<EndpointRef> resolve(List<EndpointSpec> endpoints) {
+    String wanted = key();
+    for (EndpointSpec e : endpoints) {
+      if (e.address() == null) {
+        continue;
+      }
+      for (String k : e.keys()) {
+        // IPv6 hex digits are case-insensitive: [FD00::1] and [fd00::1] are one address.
+        if (k.equalsIgnoreCase(wanted)) {
+          return Optional.of(of(cluster, e));
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -16,7 +16,8 @@ import java.util.Objects;
  *
  * <p>Where the facts come from: grpc-java from its sources and this project's grpc-xds tests
  * (docs/traffic-policy.md's "Support matrix"); grpc-js (@grpc/grpc-js-xds 1.14) and Armeria (xDS
- * module 1.35) from running them against Signalbox (issue 33); Envoy from its API documentation.
+ * module 1.35) from running them against Signalbox (issue 33), and for issue 44's three rows from
+ * their sources (grpc-node and Armeria main, 2026); Envoy from its API documentation.
  * A cell nobody observed says {@link Verdict#UNKNOWN} rather than guess, and draws no warning.
  */
 public final class ClientSupport {
@@ -85,15 +86,22 @@ public final class ClientSupport {
         ignored("treats DRAINING as healthy; Signalbox sends it per drainingAs"), applied("no new work"));
     // grpc-java 1.85 (and its main branch) implements only A76's request-key half: its ring hashes
     // each endpoint's first address. RingHashKeyIT fails the day that changes.
+    // grpc-js-xds and Armeria's xDS module from their sources (issue 44): grpc-js-xds reads
+    // additional_addresses unless GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=false (its default is
+    // true), its ring hashes each endpoint's address, and it reads no auto_host_rewrite; Armeria
+    // reads none of the three (it has no ring hash at all), though it takes Endpoint.hostname as the
+    // endpoint's host name.
     row(ClientSetting.ENDPOINT_HASH_KEYS, ignored("places endpoints by address; no flag enables A76 endpoint keys"),
-        unknown(""), ignored(rr), applied("ring hash and Maglev read envoy.lb hash_key"));
+        ignored("places endpoints by address"), ignored(rr), applied("ring hash and Maglev read envoy.lb hash_key"));
     row(ClientSetting.ADDITIONAL_ADDRESSES,
         ignored("uses the primary address; applied with GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=true"),
-        unknown(""), unknown(""), applied("Happy Eyeballs across the addresses"));
+        applied("by default; GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=false turns it off"),
+        ignored("uses the primary address"), applied("Happy Eyeballs across the addresses"));
     row(ClientSetting.AUTO_HOST_REWRITE,
         ignored("applied with GRPC_EXPERIMENTAL_XDS_AUTHORITY_REWRITE=true from a server its bootstrap marks "
             + "trusted_xds_server"),
-        unknown(""), unknown(""), applied("Host becomes the endpoint's hostname"));
+        ignored("not read"), ignored("not read; it takes Endpoint.hostname as the endpoint's host name"),
+        applied("Host becomes the endpoint's hostname"));
   }
 
   private ClientSupport() {}

@@ -41,6 +41,21 @@ public final class EndpointRules {
     return Optional.empty();
   }
 
+  /** Why {@code hostname} is no endpoint's hostname ({@code must be a DNS name, was 'x'}), or empty. */
+  public static Optional<String> hostnameProblem(String hostname) {
+    return Addresses.isHostname(hostname) ? Optional.empty()
+        : Optional.of("must be a DNS name, was " + Findings.quote(hostname));
+  }
+
+  /**
+   * Why {@code address} is no endpoint's additional address, or empty: gRFC A61 clients parse each
+   * one as an IP (grpc-java NACKs the assignment otherwise), so a DNS name is refused here.
+   */
+  public static Optional<String> additionalAddressProblem(String address) {
+    return address != null && Addresses.isIp(address) ? Optional.empty()
+        : Optional.of("must be IPv4 or IPv6 addresses, was " + Findings.quote(String.valueOf(address)));
+  }
+
   static void check(DesiredState state, Findings f) {
     Map<String, ClusterSpec> declared = new HashMap<>();
     for (ClusterSpec cluster : state.clusters()) {
@@ -130,9 +145,9 @@ public final class EndpointRules {
         AdmissionRules.rpsProblem(e.capacityRps())
             .ifPresent(problem -> f.error(Findings.RANGE, src, Labels.field(at, "capacity.rps"), problem));
       }
-      if (!e.hostname().isEmpty() && !Addresses.isHostname(e.hostname())) {
-        f.error("endpoint.hostname", src, Labels.field(at, "hostname"),
-            "must be a DNS name, was " + Findings.quote(e.hostname()));
+      if (!e.hostname().isEmpty()) {
+        hostnameProblem(e.hostname())
+            .ifPresent(problem -> f.error("endpoint.hostname", src, Labels.field(at, "hostname"), problem));
       }
       if (!e.hashKey().isEmpty()) {
         hashKeyProblem(e.hashKey())
@@ -147,11 +162,8 @@ public final class EndpointRules {
         }
       }
       for (String other : e.additionalAddresses()) {
-        // gRFC A61 clients parse each additional address as an IP (grpc-java NACKs the assignment otherwise).
-        if (other == null || !Addresses.isIp(other)) {
-          f.error("address", src, Labels.field(at, "additionalAddresses"),
-              "must be IPv4 or IPv6 addresses, was " + Findings.quote(String.valueOf(other)));
-        }
+        additionalAddressProblem(other)
+            .ifPresent(problem -> f.error("address", src, Labels.field(at, "additionalAddresses"), problem));
       }
       if (e.address() != null) {
         // Every address an endpoint answers on is its own: one that is another endpoint's (or listed

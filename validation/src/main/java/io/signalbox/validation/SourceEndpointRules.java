@@ -28,6 +28,14 @@ public final class SourceEndpointRules {
     return f.violations().stream().filter(Violation::isError).toList();
   }
 
+  /**
+   * How {@link #check}'s violations begin their path for the endpoint at {@code index} of {@code
+   * cluster}'s list, so a caller can tell which endpoint a violation is about.
+   */
+  public static String pathOf(String cluster, int index) {
+    return Labels.endpoints(cluster) + "[" + index + "]";
+  }
+
   /** {@link #check} over every cluster of a source's state, in its order. */
   public static List<Violation> check(Map<String, List<EndpointSpec>> endpoints) {
     return endpoints.entrySet().stream().flatMap(e -> check(e.getKey(), e.getValue()).stream()).toList();

@@ -168,8 +168,8 @@ class ClientSupportRulesTest {
             + "(armeria: falls back to round robin, no NACK) [client.ignored] (warning)");
   }
 
-  @Test
-  void warnsThatGrpcJavaWithoutItsFlagsIgnoresHashKeysAndAdditionalAddresses() {
+  /** Cluster web's one endpoint, with an envoy.lb hash_key and an IPv6 additional address. */
+  static ClusterLoadAssignment keyedDualStack() {
     var keyed = endpoint("10.0.0.1", 1, HealthStatus.HEALTHY).toBuilder()
         .setMetadata(io.envoyproxy.envoy.config.core.v3.Metadata.newBuilder().putFilterMetadata("envoy.lb",
             com.google.protobuf.Struct.newBuilder().putFields("hash_key",
@@ -182,6 +182,12 @@ class ClientSupportRulesTest {
         .build();
     ClusterLoadAssignment web = ClusterLoadAssignment.newBuilder().setClusterName("web")
         .addEndpoints(locality("a", 0, dual)).build();
+    return web;
+  }
+
+  @Test
+  void warnsThatGrpcJavaWithoutItsFlagsIgnoresHashKeysAndAdditionalAddresses() {
+    ClusterLoadAssignment web = keyedDualStack();
     var served = new ClientSupportRules.Served(List.of(cluster("web", Cluster.LbPolicy.RING_HASH)), List.of(web),
         List.of());
 
@@ -190,5 +196,29 @@ class ClientSupportRulesTest {
             + "endpoints by address; no flag enables A76 endpoint keys) [client.ignored] (warning)",
         "endpoints of cluster 'web': additional addresses: 2 grpc-java clients will ignore them (grpc-java: uses the "
             + "primary address; applied with GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS=true) [client.ignored] (warning)");
+  }
+
+  @Test
+  void grpcJsAppliesAdditionalAddressesWhileArmeriaIgnoresThemAndBothIgnoreHashKeysAndAuthorityRewrite() {
+    ClusterLoadAssignment web = keyedDualStack();
+    RouteConfiguration rewrite = RouteConfiguration.newBuilder().setName("api").addVirtualHosts(
+        VirtualHost.newBuilder().setName("api").addDomains("*").addRoutes(Route.newBuilder()
+            .setMatch(io.envoyproxy.envoy.config.route.v3.RouteMatch.newBuilder().setPrefix(""))
+            .setRoute(RouteAction.newBuilder().setCluster("web")
+                .setAutoHostRewrite(com.google.protobuf.BoolValue.of(true))))).build();
+    var served = new ClientSupportRules.Served(List.of(cluster("web", Cluster.LbPolicy.RING_HASH)), List.of(web),
+        List.of(rewrite));
+
+    assertThat(check(served, Map.of(ClientKind.GRPC_JS, 2, ClientKind.ARMERIA, 1))).containsExactly(
+        "cluster 'web': lbPolicy RING_HASH: 1 armeria client will ignore it (armeria: falls back to round robin, "
+            + "no NACK) [client.ignored] (warning)",
+        "endpoints of cluster 'web': endpoint hash keys: 2 grpc-js clients and 1 armeria client will ignore them "
+            + "(grpc-js: places endpoints by address; armeria: falls back to round robin, no NACK) [client.ignored]"
+            + " (warning)",
+        "endpoints of cluster 'web': additional addresses: 1 armeria client will ignore them "
+            + "(armeria: uses the primary address) [client.ignored] (warning)",
+        "route config 'api': autoHostRewrite: 2 grpc-js clients and 1 armeria client will ignore it "
+            + "(grpc-js: not read; armeria: not read; it takes Endpoint.hostname as the endpoint's host name)"
+            + " [client.ignored] (warning)");
   }
 }

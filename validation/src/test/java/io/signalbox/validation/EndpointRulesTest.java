@@ -155,4 +155,22 @@ class EndpointRulesTest {
             "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.3:80): additionalAddresses: "
                 + "must be IPv4 or IPv6 addresses, was 'web.example' [address]");
   }
+
+  @Test
+  void refusesAnAdditionalAddressThatIsAnotherEndpointsAdditionalAddressOrLaterAddress() {
+    assertThat(rendered(withEndpoints(List.of(
+            endpoint("10.0.0.1", 80).withAdditionalAddresses(List.of("fd00::1", "10.0.0.9")),
+            endpoint("10.0.0.2", 80).withAdditionalAddresses(List.of("fd00::1")),
+            endpoint("10.0.0.9", 80),
+            endpoint("10.0.0.4", 80).withAdditionalAddresses(List.of("fd00::4", "FD00::4")),
+            // The same address on another port is another endpoint.
+            endpoint("10.0.0.5", 81).withAdditionalAddresses(List.of("fd00::1"))))))
+        .containsExactly(
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[1] (10.0.0.2:80): "
+                + "duplicate endpoint [fd00::1]:80 (an additional address) (also at [0]) [duplicate.endpoint]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[2] (10.0.0.9:80): "
+                + "duplicate endpoint 10.0.0.9:80 (also at [0]) [duplicate.endpoint]",
+            "file:/etc/endpoints.yaml: endpoints of cluster 'greeter'[3] (10.0.0.4:80): "
+                + "duplicate endpoint [FD00::4]:80 (an additional address) (also at [3]) [duplicate.endpoint]");
+  }
 }

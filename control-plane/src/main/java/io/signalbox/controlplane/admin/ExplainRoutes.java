@@ -105,8 +105,13 @@ final class ExplainRoutes {
       throw new ApiException(HttpStatus.BAD_REQUEST, "bad_endpoint",
           "expected address:port (IPv6 as [::1]:8080), was '" + raw + "'");
     }
-    List<String> known = served.stream().map(EndpointSpec::key).toList();
-    if (!known.contains(ref.key()) && audit.stream().noneMatch(a -> a.target().equals(ref.toString()))) {
+    // Any address of a served endpoint names it, as its own address does (intent is kept under that).
+    var servedRef = ref.resolve(served);
+    if (servedRef.isPresent()) {
+      return servedRef.get();
+    }
+    if (audit.stream().noneMatch(a -> a.target().equals(ref.toString()))) {
+      List<String> known = served.stream().flatMap(e -> e.keys().stream()).toList();
       throw new ApiException(HttpStatus.NOT_FOUND, "unknown_endpoint",
           "cluster '" + cluster + "' has no endpoint " + ref.key() + ClosestNames.hint(ref.key(), known));
     }

@@ -61,7 +61,7 @@ final class OperatorRoutes {
 
   /** One endpoint as operators see it. */
   record EndpointView(String address, int port, String endpoint, String zone, int weight, int priority,
-      EndpointState state, String origin, String override) {}
+      EndpointState state, String origin, String override, List<String> additionalAddresses) {}
 
   void register() {
     router.get("/api/v1/clusters", Access.READ, this::clusters);
@@ -198,7 +198,7 @@ final class OperatorRoutes {
     ctx.json(published().endpoints().getOrDefault(cluster, List.of()).stream().map(e -> {
       EndpointRef ref = EndpointRef.of(cluster, e);
       return new EndpointView(e.address(), e.port(), ref.key(), e.zone(), e.weight(), e.priority(), e.state(),
-          e.origin(), overrides.get(ref));
+          e.origin(), overrides.get(ref), e.additionalAddresses());
     }).toList());
   }
 
@@ -231,7 +231,10 @@ final class OperatorRoutes {
     return ClusterPath.of(ctx, backend, s -> s.resources(XdsType.CLUSTER).byName().keySet(), "");
   }
 
-  /** The endpoint named in the path; 400 when malformed (as the registry's), 404 with the closest when unknown. */
+  /**
+   * The endpoint named in the path, by any of its addresses, as its own address names it (what
+   * intent is stored under); 400 when malformed (as the registry's), 404 with the closest when unknown.
+   */
   private EndpointRef endpoint(Context ctx) {
     String cluster = cluster(ctx);
     NameRules.EndpointKey key = NameRules.endpoint(ctx.pathParam("endpoint"));
@@ -239,14 +242,13 @@ final class OperatorRoutes {
       throw new ApiException(HttpStatus.BAD_REQUEST, "bad_" + bad.part(), bad.message());
     }
     NameRules.Endpoint at = (NameRules.Endpoint) key;
-    EndpointRef ref = new EndpointRef(cluster, at.address(), at.port());
-    List<String> known = published().endpoints().getOrDefault(cluster, List.of()).stream()
-        .map(EndpointSpec::key).toList();
-    if (!known.contains(ref.key())) {
-      throw new ApiException(HttpStatus.NOT_FOUND, "unknown_endpoint",
-          "cluster '" + cluster + "' has no endpoint " + ref.key() + ClosestNames.hint(ref.key(), known));
-    }
-    return ref;
+    EndpointRef named = new EndpointRef(cluster, at.address(), at.port());
+    List<EndpointSpec> served = published().endpoints().getOrDefault(cluster, List.of());
+    return named.resolve(served).orElseThrow(() -> {
+      List<String> known = served.stream().flatMap(e -> e.keys().stream()).toList();
+      return new ApiException(HttpStatus.NOT_FOUND, "unknown_endpoint",
+          "cluster '" + cluster + "' has no endpoint " + named.key() + ClosestNames.hint(named.key(), known));
+    });
   }
 
   private Duration drainTimeout(String cluster) {

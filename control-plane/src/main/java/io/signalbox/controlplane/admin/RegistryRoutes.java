@@ -6,10 +6,12 @@ import io.javalin.http.HttpStatus;
 import io.signalbox.model.CapacitySpec;
 import io.signalbox.source.registry.Lease;
 import io.signalbox.source.registry.Leases;
+import io.signalbox.source.registry.Naming;
 import io.signalbox.source.registry.Registration;
 import io.signalbox.source.registry.RegistrySource;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -32,11 +34,13 @@ final class RegistryRoutes {
 
   /** One registration as viewers see it. */
   record LeaseView(String cluster, String endpoint, String zone, int weight, Map<String, String> metadata,
-      String registeredBy, Instant registeredAt, Instant expiresAt, String origin, CapacitySpec capacity) {
+      String registeredBy, Instant registeredAt, Instant expiresAt, String origin, CapacitySpec capacity,
+      String hostname, String hashKey, List<String> additionalAddresses) {
 
     static LeaseView of(Lease l) {
       return new LeaseView(l.cluster(), l.endpoint(), l.zone(), l.weight(), l.metadata(), l.registeredBy(),
-          l.createdAt(), l.expiresAt(), l.origin(), l.capacityRps() == null ? null : new CapacitySpec(l.capacityRps()));
+          l.createdAt(), l.expiresAt(), l.origin(), l.capacityRps() == null ? null : new CapacitySpec(l.capacityRps()),
+          l.naming().hostname(), l.naming().hashKey(), l.naming().additionalAddresses());
     }
   }
 
@@ -47,7 +51,12 @@ final class RegistryRoutes {
       RegistrySource source = registry();
       Registration.Body body = router.body(ctx, Registration.Body.class);
       Registration r = parse(ctx, body);
-      RegistrySource.Registered result = call(() -> source.register(r, caller.role() == null ? null : caller.name()));
+      RegistrySource.Outcome outcome = call(() -> source.register(r, caller.role() == null ? null : caller.name()));
+      if (outcome instanceof RegistrySource.Refused refused) {
+        throw new ApiException(HttpStatus.CONFLICT, refused.rule().replace('.', '_').replace('-', '_'),
+            refused.message());
+      }
+      RegistrySource.Registered result = (RegistrySource.Registered) outcome;
       Map<String, Object> answer = new LinkedHashMap<>();
       answer.put("cluster", r.cluster());
       answer.put("endpoint", r.endpoint());
@@ -56,7 +65,8 @@ final class RegistryRoutes {
       // A renewal that changes nothing comes every few seconds from every instance: not audited.
       return result.changed() ? new ApiRouter.Audit(result.created() ? "register" : "re-register",
           r.cluster() + "/" + r.endpoint(), "zone " + (r.zone().isEmpty() ? "-" : r.zone()) + ", weight "
-          + r.weight() + (r.capacityRps() == null ? "" : ", capacity " + r.capacityRps() + " rps")) : null;
+          + r.weight() + (r.capacityRps() == null ? "" : ", capacity " + r.capacityRps() + " rps")
+          + naming(r.naming())) : null;
     });
     router.write(HandlerType.DELETE, ENDPOINT_PATH, Access.REGISTER, (ctx, caller) -> {
       RegistrySource source = registry();
@@ -72,6 +82,13 @@ final class RegistryRoutes {
       ctx.json(answer);
       return new ApiRouter.Audit("deregister", r.cluster() + "/" + r.endpoint(), "");
     });
+  }
+
+  /** The declared hostname, hash key and additional addresses as the audit entry lists them; empty for none. */
+  private static String naming(Naming n) {
+    return (n.hostname().isEmpty() ? "" : ", hostname " + n.hostname())
+        + (n.hashKey().isEmpty() ? "" : ", hashKey " + n.hashKey())
+        + (n.additionalAddresses().isEmpty() ? "" : ", additionalAddresses " + String.join(",", n.additionalAddresses()));
   }
 
   private RegistrySource registry() {

@@ -251,8 +251,9 @@ final class RequestBodies {
           + e.getOriginalMessage());
     }
     String field = path.get(0).getFieldName();
-    String where = path.stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-        .collect(Collectors.joining("."));
+    // additionalAddresses[0], capacity.rps: an index follows its array's name without a dot.
+    String where = path.stream().map(r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+        .collect(Collectors.joining()).substring(1);
     JsonNode sent = tree;
     for (JsonMappingException.Reference r : path) {
       sent = r.getFieldName() != null ? sent.path(r.getFieldName()) : sent.path(r.getIndex());

@@ -60,6 +60,9 @@ public final class DrainCommand implements Callable<Integer> {
           + "when it gives up. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
+  /** The drained endpoint as status names it (its own address); set once the drain is accepted. */
+  private String subject;
+
   @Override
   public Integer call() throws InterruptedException {
     String path = at.path("drain");
@@ -69,7 +72,8 @@ public final class DrainCommand implements Callable<Integer> {
     }
     long start = System.nanoTime();
     JsonNode accepted = options.client().post(path, body);
-    String target = at.toString();
+    String target = at.as(accepted);
+    subject = at.subject(accepted);
     Hold hold = settle(path);
     if (!waitUntilSafe) {
       if (hold != null) {
@@ -111,7 +115,7 @@ public final class DrainCommand implements Callable<Integer> {
     JsonNode status = options.client().get("/api/v1/status");
     String release = "'signalbox undrain " + at.cluster + " " + at.endpoint + "' withdraws it";
     for (JsonNode hold : status.path("holds")) {
-      if (Json.text(hold, "kind").equals("drain") && Json.text(hold, "subject").equals(at.toString())) {
+      if (Json.text(hold, "kind").equals("drain") && Json.text(hold, "subject").equals(subject)) {
         release = Json.text(hold, "release");
       }
     }

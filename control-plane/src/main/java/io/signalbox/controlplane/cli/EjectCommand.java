@@ -20,7 +20,7 @@ public final class EjectCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JsonNode answer = options.client().post(at.path("eject"), reason.body());
-    options.answered(answer, "ejected " + at + " for " + DrainCommand.readable(Json.text(answer, "for"))
+    options.answered(answer, "ejected " + at.as(answer) + " for " + DrainCommand.readable(Json.text(answer, "for"))
         + (answer.path("note").isTextual() ? "\n" + answer.path("note").asText() : ""));
     return 0;
   }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -20,6 +21,23 @@ final class EndpointTarget {
   String path(String action) {
     return "/api/v1/clusters/" + AdminClient.segment(cluster) + "/endpoints/" + AdminClient.segment(endpoint) + "/"
         + action;
+  }
+
+  /**
+   * {@code cluster/address:port} as the server's {@code answer} names the endpoint: by its own
+   * address, which a dual-stack endpoint named by another of its addresses does not match, so the
+   * name given follows (issue 44: any address names the endpoint, intent is kept under its own).
+   */
+  String as(JsonNode answer) {
+    String served = Json.text(answer, "endpoint");
+    return served.isEmpty() || served.equalsIgnoreCase(endpoint) ? toString()
+        : cluster + "/" + served + " (by its address " + endpoint + ")";
+  }
+
+  /** {@code cluster/address:port} as the server's answer names it, without the name given. */
+  String subject(JsonNode answer) {
+    String served = Json.text(answer, "endpoint");
+    return cluster + "/" + (served.isEmpty() ? endpoint : served);
   }
 
   /** {@code cluster/address:port}, as messages name it. */

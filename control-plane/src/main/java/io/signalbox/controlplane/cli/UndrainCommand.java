@@ -20,7 +20,7 @@ public final class UndrainCommand implements Callable<Integer> {
     if (options.json()) {
       options.print(answer);
     } else {
-      options.println("undrained " + at);
+      options.println("undrained " + at.as(answer));
     }
     return 0;
   }

@@ -140,4 +140,30 @@ class OperatorRoutesTest {
     assertThat(ok.statusCode()).as(ok.body()).isEqualTo(202);
     assertThat(json(ok).get("to").asLong()).isEqualTo(1);
   }
+
+  @Test
+  void anEndpointIsReWeightedByItsAdditionalAddressAndListedWithIt() {
+    long before = sb.server.reconciler().status().epoch();
+    RunningSignalbox.write(dir, "endpoints.yaml", RunningSignalbox.endpoints(3)
+        .replace("port: 50002, zone: a }", "port: 50002, zone: a, additionalAddresses: [ 'fd00::2' ] }"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> sb.server.reconciler().status().epoch() > before);
+
+    HttpResponse<String> weighed = put("/api/v1/clusters/greeter/endpoints/%5Bfd00::2%5D:50002/weight",
+        "{\"weight\": 7}");
+
+    assertThat(weighed.statusCode()).as(weighed.body()).isEqualTo(202);
+    assertThat(json(weighed).get("endpoint").asText()).isEqualTo("127.0.0.1:50002");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      JsonNode listed = null;
+      for (JsonNode e : json(sb.get("/api/v1/clusters/greeter/endpoints"))) {
+        listed = e.get("endpoint").asText().equals("127.0.0.1:50002") ? e : listed;
+      }
+      assertThat(listed).isNotNull();
+      assertThat(listed.get("weight").asInt()).isEqualTo(7);
+      assertThat(listed.get("additionalAddresses").toString()).isEqualTo("[\"fd00::2\"]");
+      assertThat(listed.get("override").asText()).startsWith("weight 7 by ");
+    });
+    assertError(put("/api/v1/clusters/greeter/endpoints/%5Bfd00::3%5D:50002/weight", "{\"weight\": 7}"), 404,
+        "unknown_endpoint", "cluster 'greeter' has no endpoint [fd00::3]:50002; did you mean '[fd00::2]:50002'?");
+  }
 }

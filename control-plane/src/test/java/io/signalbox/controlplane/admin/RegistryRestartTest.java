@@ -74,6 +74,47 @@ class RegistryRestartTest {
 
   private static final String ORDERS_1 = "/api/v1/registry/orders/endpoints/10.0.0.1:8080";
 
+  @Test
+  void aRegistrationsHostnameHashKeyAndAdditionalAddressesSurviveARestartAndAreServed() {
+    String body = "{\"hostname\": \"web-0.orders.local\", \"hashKey\": \"web-0\","
+        + " \"additionalAddresses\": [\"fd00::1\"]}";
+    try (RegistryServer first = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      assertThat(first.put(ORDERS_1, body).statusCode()).isEqualTo(201);
+      awaitPublished(first, "web-0.orders.local", "web-0", "fd00::1");
+    }
+
+    try (RegistryServer second = RegistryServer.start(dir, "{ leaseTtl: 1h }", "", "embedded")) {
+      JsonNode lease = json(second.get("/api/v1/registry")).get(0);
+      assertThat(lease.get("hostname").asText()).isEqualTo("web-0.orders.local");
+      assertThat(lease.get("hashKey").asText()).isEqualTo("web-0");
+      assertThat(lease.get("additionalAddresses").toString()).isEqualTo("[\"fd00::1\"]");
+      assertThat(second.put(ORDERS_1, body).statusCode()).isEqualTo(200);
+
+      // Another registration on the first one's IPv6 address: refused by the rule, nothing written.
+      HttpResponse<String> clash = second.put("/api/v1/registry/orders/endpoints/%5Bfd00::1%5D:8080", null);
+      assertThat(clash.statusCode()).isEqualTo(409);
+      assertThat(json(clash).get("code").asText()).isEqualTo("duplicate_endpoint");
+      assertThat(json(clash).get("message").asText()).isEqualTo(
+          "orders/[fd00::1]:8080: duplicate endpoint [fd00::1]:8080 (also orders/10.0.0.1:8080)");
+      assertThat(json(second.get("/api/v1/registry"))).hasSize(1);
+
+      // A renewal replaces the content: one declaring none leaves the lease without them.
+      assertThat(second.put(ORDERS_1, "{}").statusCode()).isEqualTo(200);
+      awaitPublished(second, "", "", null);
+    }
+  }
+
+  /** Waits for the newest stored epoch to carry them (null: no additional address) for orders/10.0.0.1:8080. */
+  private static void awaitPublished(RegistryServer server, String hostname, String hashKey, String additional) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.server.store().latest()
+        .flatMap(epoch -> epoch.getEndpointsList().stream()
+            .filter(e -> e.getCluster().equals("orders") && e.getAddress().equals("10.0.0.1") && e.getPort() == 8080)
+            .findFirst())
+        .map(e -> e.getHostname().equals(hostname) && e.getHashKey().equals(hashKey)
+            && e.getAdditionalAddressesList().equals(additional == null ? java.util.List.of() : java.util.List.of(additional)))
+        .orElse(false));
+  }
+
   /** Waits for the newest stored epoch to carry that capacity (null: none) for orders/10.0.0.1:8080. */
   private static void awaitPublishedCapacity(RegistryServer server, Integer rps) {
     await().atMost(Duration.ofSeconds(10)).until(() -> server.server.store().latest()

@@ -211,4 +211,22 @@ class RegistryRoutesTest {
     assertThat(sb.delete(ORDERS_1).statusCode()).isEqualTo(404);
     assertThat(sb.get("/api/v1/registry").statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void anAdditionalAddressThatAnotherSourceServesIsTheValidatorsDuplicateOnTheMergedCluster() {
+    sb = RegistryServer.start(dir, "{ leaseTtl: 1h }");
+    long before = builtEpoch();
+
+    // The endpoint file serves greeter 127.0.0.1:50001; the registry knows only its own leases.
+    HttpResponse<String> response = sb.put("/api/v1/registry/greeter/endpoints/127.0.0.2:50001",
+        "{\"additionalAddresses\": [\"127.0.0.1\"]}");
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    assertThat(builtEpoch()).isEqualTo(before);
+    await().atMost(Duration.ofSeconds(10)).until(() -> json(sb.get("/api/v1/rejections")).toString()
+        .contains("duplicate endpoint 127.0.0.1:50001"));
+    assertThat(json(sb.get("/api/v1/rejections")).get(0).get("violations").toString()).contains(
+        "endpoints of cluster 'greeter'[1] (127.0.0.2:50001): duplicate endpoint 127.0.0.1:50001 (an additional"
+            + " address) (also at [0]) [duplicate.endpoint]");
+  }
 }

@@ -110,7 +110,8 @@ class RegistryValidationTest {
         put(PATH, "{\"metadata\": {\"" + repeat('k', 257) + "\": \"v\"}}", 400, "bad_metadata",
             "metadata keys must be 1 to 256 characters, was 257"),
         put(PATH, "{\"zone\": \"b\", \"colour\": \"red\"}", 400, "unknown_field",
-            "unknown field 'colour' in the request body; known fields: [zone, weight, metadata, capacity]"),
+            "unknown field 'colour' in the request body; known fields: [zone, weight, metadata, capacity, hostname,"
+            + " hashKey, additionalAddresses]"),
         put(PATH, "[1, 2]", 400, "bad_json", "the request body must be a JSON object, was an array"),
         put(PATH, "zone=b", 400, "bad_json", "the request body is not valid: Unrecognized token 'zone': was"
             + " expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false') (line 1, column 1)"),
@@ -154,7 +155,27 @@ class RegistryValidationTest {
         put(base + "10.0.0.1%20:8080", null, 400, "bad_address", ADDRESS + "'10.0.0.1 '"),
         put(base + "::1:8080", null, 400, "bad_address", ADDRESS + "'::1'"),
         put(base + "10.0.0.1:8080%2F", null, 400, "bad_port", "port must be a number from 1 to 65535, was '8080/'"),
-        put(PATH, "{\"weight\": -0}", 400, "bad_weight", WEIGHT + "0"));
+        put(PATH, "{\"weight\": -0}", 400, "bad_weight", WEIGHT + "0"),
+        // Issue 44's fields, by the rules endpoint files meet (validation's EndpointRules).
+        put(PATH, "{\"hostname\": \"web_0.local\"}", 400, "bad_hostname",
+            "hostname must be a DNS name, was 'web_0.local'"),
+        put(PATH, "{\"hostname\": 7}", 400, "bad_hostname", "hostname must be a DNS name, was the number 7"),
+        put(PATH, "{\"hashKey\": \"" + repeat('k', 257) + "\"}", 400, "bad_hashKey",
+            "hashKey must be at most 256 characters, was 257"),
+        put(PATH, "{\"hashKey\": \"a\\u0000\"}", 400, "bad_hashKey", "hashKey must not contain control characters"),
+        put(PATH, "{\"additionalAddresses\": [\"web-0.local\"]}", 400, "bad_additionalAddresses",
+            "additionalAddresses must be IPv4 or IPv6 addresses, was 'web-0.local'"),
+        put(PATH, "{\"additionalAddresses\": [\"[fd00::1]\"]}", 400, "bad_additionalAddresses",
+            "additionalAddresses must be IPv4 or IPv6 addresses, was '[fd00::1]'"),
+        put(PATH, "{\"additionalAddresses\": \"fd00::1\"}", 400, "bad_additionalAddresses",
+            "additionalAddresses must be an array of IPv4 or IPv6 addresses, was the string \"fd00::1\""),
+        put(PATH, "{\"additionalAddresses\": [null]}", 400, "bad_additionalAddresses",
+            "additionalAddresses[0] must be a string, was null"),
+        // The other registration of the cluster answers on 10.0.0.1: one endpoint per address.
+        put(base + "%5Bfd00::9%5D:8080", "{\"additionalAddresses\": [\"10.0.0.1\"]}", 409, "duplicate_endpoint",
+            "orders/[fd00::9]:8080: duplicate endpoint 10.0.0.1:8080 (an additional address) (also orders/10.0.0.1:8080)"),
+        put(PATH, "{\"additionalAddresses\": [\"10.0.0.1\"]}", 409, "duplicate_endpoint",
+            "orders/10.0.0.1:8080: duplicate endpoint 10.0.0.1:8080 (an additional address) (also orders/10.0.0.1:8080)"));
   }
 
   @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")

@@ -18,9 +18,10 @@ import java.util.TreeMap;
  * @param registeredBy the admin token's name; empty without tokens
  * @param createdAt the first registration; renewals keep it
  * @param capacityRps the registration's capacity; null when it declared none
+ * @param naming its hostname, hash key and additional addresses; {@link Naming#NONE} when it declared none
  */
 public record Lease(String cluster, String address, int port, String zone, int weight, Map<String, String> metadata,
-    String registeredBy, Instant createdAt, Instant expiresAt, Integer capacityRps) {
+    String registeredBy, Instant createdAt, Instant expiresAt, Integer capacityRps, Naming naming) {
 
   public Lease {
     Objects.requireNonNull(cluster, "cluster");
@@ -30,12 +31,19 @@ public record Lease(String cluster, String address, int port, String zone, int w
     registeredBy = registeredBy == null ? "" : registeredBy;
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
+    naming = naming == null ? Naming.NONE : naming;
+  }
+
+  /** A lease declaring no hostname, hash key or additional address. */
+  public Lease(String cluster, String address, int port, String zone, int weight, Map<String, String> metadata,
+      String registeredBy, Instant createdAt, Instant expiresAt, Integer capacityRps) {
+    this(cluster, address, port, zone, weight, metadata, registeredBy, createdAt, expiresAt, capacityRps, Naming.NONE);
   }
 
   /** A lease declaring no capacity. */
   public Lease(String cluster, String address, int port, String zone, int weight, Map<String, String> metadata,
       String registeredBy, Instant createdAt, Instant expiresAt) {
-    this(cluster, address, port, zone, weight, metadata, registeredBy, createdAt, expiresAt, null);
+    this(cluster, address, port, zone, weight, metadata, registeredBy, createdAt, expiresAt, null, Naming.NONE);
   }
 
   /** {@code address:port}, IPv6 in brackets. */
@@ -50,7 +58,8 @@ public record Lease(String cluster, String address, int port, String zone, int w
 
   /** What clients are sent: READY, priority 0. */
   public EndpointSpec toEndpoint() {
-    return new EndpointSpec(address, port, zone, weight, 0, EndpointState.READY, origin(), capacityRps);
+    return new EndpointSpec(address, port, zone, weight, 0, EndpointState.READY, origin(), capacityRps,
+        naming.hashKey(), "", naming.hostname(), naming.additionalAddresses());
   }
 
   boolean sameEndpoint(String c, String a, int p) {

@@ -8,35 +8,49 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.validation.AdmissionRules;
 import io.signalbox.validation.EndpointRules;
 import io.signalbox.validation.NameRules;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What a registration asks for, checked field by field before anything is written: the cluster
- * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight, capacity
- * and metadata from its JSON body (all optional; the weight by {@link EndpointRules} and the
- * capacity by {@link AdmissionRules}, as in files, and every string free of control characters).
+ * and endpoint from the request path (by {@link NameRules}, as every name), zone, weight, capacity,
+ * metadata, hostname, hash key and additional addresses from its JSON body (all optional; the
+ * weight, hostname, hash key and each additional address by {@link EndpointRules} and the capacity
+ * by {@link AdmissionRules}, as in files, and every string free of control characters). What holds
+ * only among endpoints (no address shared with another registration) is checked against the
+ * cluster's other registrations when it is registered ({@link RegistrySource#register}).
  *
  * @param address without brackets
  * @param capacityRps null when the body declares no capacity
+ * @param naming {@link Naming#NONE} when the body declares no hostname, hash key or additional address
  */
 public record Registration(String cluster, String address, int port, String zone, int weight,
-    Map<String, String> metadata, Integer capacityRps) {
+    Map<String, String> metadata, Integer capacityRps, Naming naming) {
 
   public static final int MAX_CLUSTER_LENGTH = 255;
   public static final int MAX_ZONE_LENGTH = 63;
   public static final int MAX_METADATA_ENTRIES = 16;
   public static final int MAX_METADATA_LENGTH = 256;
+  /** An endpoint has an address per family, rarely more; this bounds what one registration may list. */
+  public static final int MAX_ADDITIONAL_ADDRESSES = 8;
 
   public Registration {
     zone = zone == null ? "" : zone;
     metadata = Map.copyOf(metadata == null ? Map.of() : metadata);
+    naming = naming == null ? Naming.NONE : naming;
   }
 
   /** A registration declaring no capacity. */
   public Registration(String cluster, String address, int port, String zone, int weight,
       Map<String, String> metadata) {
-    this(cluster, address, port, zone, weight, metadata, null);
+    this(cluster, address, port, zone, weight, metadata, null, Naming.NONE);
+  }
+
+  /** A registration declaring no hostname, hash key or additional address. */
+  public Registration(String cluster, String address, int port, String zone, int weight,
+      Map<String, String> metadata, Integer capacityRps) {
+    this(cluster, address, port, zone, weight, metadata, capacityRps, Naming.NONE);
   }
 
   /** The outcome of {@link #parse}: a registration, or the first field that is wrong and why. */
@@ -47,7 +61,8 @@ public record Registration(String cluster, String address, int port, String zone
   /**
    * @param field the offending field, e.g. {@code weight} or {@code metadata.team}
    * @param code stable, for tooling: {@code bad_cluster}, {@code bad_endpoint}, {@code bad_address},
-   *     {@code bad_port}, {@code bad_zone}, {@code bad_weight}, {@code bad_capacity}, {@code bad_metadata}
+   *     {@code bad_port}, {@code bad_zone}, {@code bad_weight}, {@code bad_capacity}, {@code bad_metadata},
+   *     {@code bad_hostname}, {@code bad_hashKey}, {@code bad_additionalAddresses}
    */
   public record Invalid(String field, String code, String message) implements Parsed {}
 
@@ -61,7 +76,17 @@ public record Registration(String cluster, String address, int port, String zone
       String zone,
       @JsonPropertyDescription(EndpointRules.WEIGHT_RANGE) Integer weight,
       @JsonSetter(contentNulls = Nulls.FAIL) Map<String, String> metadata,
-      @JsonPropertyDescription("an object {\"rps\": N}, N " + AdmissionRules.RPS_RANGE) CapacitySpec capacity) {}
+      @JsonPropertyDescription("an object {\"rps\": N}, N " + AdmissionRules.RPS_RANGE) CapacitySpec capacity,
+      @JsonPropertyDescription("a DNS name") String hostname,
+      @JsonPropertyDescription("a string of at most " + EndpointRules.MAX_HASH_KEY_LENGTH + " characters") String hashKey,
+      @JsonPropertyDescription("an array of IPv4 or IPv6 addresses")
+      @JsonSetter(contentNulls = Nulls.FAIL) List<String> additionalAddresses) {
+
+    /** A body declaring no hostname, hash key or additional address. */
+    public Body(String zone, Integer weight, Map<String, String> metadata, CapacitySpec capacity) {
+      this(zone, weight, metadata, capacity, null, null, null);
+    }
+  }
 
   /**
    * @param endpoint {@code address:port} as in the path, IPv6 in brackets
@@ -118,7 +143,38 @@ public record Registration(String cluster, String address, int port, String zone
     if (bad != null) {
       return bad;
     }
-    return new Ok(new Registration(cluster, at.address(), at.port(), zone, weight, metadata, capacityRps));
+    Naming naming = new Naming(body.hostname(), body.hashKey(), body.additionalAddresses());
+    bad = naming(naming);
+    if (bad != null) {
+      return bad;
+    }
+    return new Ok(new Registration(cluster, at.address(), at.port(), zone, weight, metadata, capacityRps, naming));
+  }
+
+  private static Invalid naming(Naming naming) {
+    String hostname = naming.hostname();
+    if (!hostname.isEmpty()) {
+      Optional<String> bad = EndpointRules.hostnameProblem(hostname);
+      if (bad.isPresent()) {
+        return new Invalid("hostname", "bad_hostname", "hostname " + bad.get());
+      }
+    }
+    Optional<String> badKey = EndpointRules.hashKeyProblem(naming.hashKey());
+    if (badKey.isPresent()) {
+      return new Invalid("hashKey", "bad_hashKey", "hashKey " + badKey.get());
+    }
+    List<String> additional = naming.additionalAddresses();
+    if (additional.size() > MAX_ADDITIONAL_ADDRESSES) {
+      return new Invalid("additionalAddresses", "bad_additionalAddresses", "additionalAddresses may have at most "
+          + MAX_ADDITIONAL_ADDRESSES + " entries, was " + additional.size());
+    }
+    for (String a : additional) {
+      Optional<String> bad = EndpointRules.additionalAddressProblem(a);
+      if (bad.isPresent()) {
+        return new Invalid("additionalAddresses", "bad_additionalAddresses", "additionalAddresses " + bad.get());
+      }
+    }
+    return null;
   }
 
   private static Invalid metadata(Map<String, String> metadata) {

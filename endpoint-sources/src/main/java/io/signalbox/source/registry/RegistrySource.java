@@ -4,6 +4,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.source.EndpointSource;
 import io.signalbox.source.SourceHealth;
 import io.signalbox.source.SourceState;
+import io.signalbox.validation.SourceEndpointRules;
 import io.signalbox.validation.Violation;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,11 +69,23 @@ public final class RegistrySource implements EndpointSource {
   private long generation;
   private Consumer<SourceState> publish;
 
+  /** What became of a registration: registered (or renewed), or refused with nothing written. */
+  public sealed interface Outcome {}
+
   /**
-   * The outcome of a registration: the lease as stored, whether it was new, and whether it changed
-   * what clients are sent (new, or renewed with other content or by another registrant).
+   * The lease as stored, whether it was new, and whether it changed what clients are sent (new, or
+   * renewed with other content or by another registrant).
    */
-  public record Registered(Lease lease, boolean created, boolean changed) {}
+  public record Registered(Lease lease, boolean created, boolean changed) implements Outcome {}
+
+  /**
+   * The registration breaks a rule that holds among a cluster's endpoints (an address another
+   * registration answers on, a hash key another holds), as {@link SourceEndpointRules} says it.
+   *
+   * @param rule the rule's id, e.g. {@code duplicate.endpoint}
+   * @param message names the other registration by its endpoint
+   */
+  public record Refused(String rule, String message) implements Outcome {}
 
   public RegistrySource(Leases leases, Duration leaseTtl, Clock clock) {
     this(leases, leaseTtl, clock, SWEEP_EVERY);
@@ -119,16 +132,22 @@ public final class RegistrySource implements EndpointSource {
 
   /**
    * Registers or renews: the lease runs {@code leaseTtl} from now. Renewing with the same content
-   * publishes nothing new; with other content the new content replaces the old.
+   * publishes nothing new; with other content the new content replaces the old. Refused, with
+   * nothing written, when the cluster's registrations would break the endpoint rules together
+   * (the rules every source meets before it offers its state: one endpoint per address).
    *
    * @param registeredBy the admin token's name; null or empty without tokens
    * @throws Leases.Unavailable when the store cannot be reached; nothing changed
    */
-  public Registered register(Registration r, String registeredBy) {
+  public Outcome register(Registration r, String registeredBy) {
     return on(() -> {
       Instant now = clock.instant();
       Lease lease = new Lease(r.cluster(), r.address(), r.port(), r.zone(), r.weight(), r.metadata(), registeredBy,
-          now, now.plus(leaseTtl), r.capacityRps());
+          now, now.plus(leaseTtl), r.capacityRps(), r.naming());
+      Refused refused = refusal(lease);
+      if (refused != null) {
+        return refused;
+      }
       Lease stored = write(() -> leases.put(lease));
       Lease previous = current.stream().filter(l -> l.sameEndpoint(r.cluster(), r.address(), r.port()))
           .findFirst().orElse(null);
@@ -144,6 +163,35 @@ public final class RegistrySource implements EndpointSource {
       }
       return new Registered(stored, created, changed);
     });
+  }
+
+  /**
+   * Why the cluster's registrations, {@code lease} among them (replacing its own earlier one), break
+   * {@link SourceEndpointRules}, or null. Only what concerns {@code lease} refuses it: leases stored
+   * by an older release (or another replica at the same instant) do not block an unrelated one.
+   */
+  private Refused refusal(Lease lease) {
+    List<EndpointSpec> cluster = new ArrayList<>();
+    for (Lease l : current) {
+      if (l.cluster().equals(lease.cluster()) && !l.sameEndpoint(lease.cluster(), lease.address(), lease.port())) {
+        cluster.add(l.toEndpoint());
+      }
+    }
+    int at = cluster.size();
+    cluster.add(lease.toEndpoint());
+    String own = SourceEndpointRules.pathOf(lease.cluster(), at);
+    for (Violation v : SourceEndpointRules.check(lease.cluster(), cluster)) {
+      if (v.path().startsWith(own)) {
+        String message = lease.cluster() + "/" + lease.endpoint() + ": " + v.message();
+        // "also at [i]" indexes a list the registrant never saw: name the registration instead.
+        for (int i = 0; i <= at; i++) {
+          message = message.replace("(also at [" + i + "])", "(also " + lease.cluster() + "/" + cluster.get(i).key()
+              + ")");
+        }
+        return new Refused(v.rule(), message);
+      }
+    }
+    return null;
   }
 
   /**

@@ -50,7 +50,7 @@ final class FakeLeases implements Leases {
     for (Lease old : leases) {
       if (old.sameEndpoint(lease.cluster(), lease.address(), lease.port())) {
         stored = new Lease(lease.cluster(), lease.address(), lease.port(), lease.zone(), lease.weight(),
-            lease.metadata(), lease.registeredBy(), old.createdAt(), lease.expiresAt(), lease.capacityRps());
+            lease.metadata(), lease.registeredBy(), old.createdAt(), lease.expiresAt(), lease.capacityRps(), lease.naming());
       }
     }
     leases.removeIf(l -> l.sameEndpoint(lease.cluster(), lease.address(), lease.port()));

@@ -64,7 +64,8 @@ class RegistrySourceTest {
   void aRegistrationIsAReadyEndpointWithItsZoneWeightAndOrigin() {
     started();
 
-    RegistrySource.Registered r = source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
+    RegistrySource.Registered r =
+        (RegistrySource.Registered) source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
     assertThat(r.created()).isTrue();
     assertThat(r.changed()).isTrue();
@@ -90,7 +91,8 @@ class RegistrySourceTest {
     source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
     clock.advance(Duration.ofSeconds(20));
 
-    RegistrySource.Registered renewal = source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
+    RegistrySource.Registered renewal =
+        (RegistrySource.Registered) source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
     assertThat(renewal.created()).isFalse();
     assertThat(renewal.changed()).isFalse();
@@ -104,7 +106,8 @@ class RegistrySourceTest {
     started();
     source.register(registration("orders", "10.0.0.1", 8080, "b", 5), "pods");
 
-    RegistrySource.Registered renewal = source.register(registration("orders", "10.0.0.1", 8080, "c", 7), "pods");
+    RegistrySource.Registered renewal =
+        (RegistrySource.Registered) source.register(registration("orders", "10.0.0.1", 8080, "c", 7), "pods");
 
     assertThat(renewal.changed()).isTrue();
     assertThat(published).hasSize(3);

@@ -27,7 +27,7 @@ final class InMemoryLeaseStore implements LeaseStore {
         if (old.sameTarget(lease.cluster(), lease.address(), lease.port())) {
           StoredLease renewed = new StoredLease(lease.cluster(), lease.address(), lease.port(), lease.zone(),
               lease.weight(), lease.metadata(), lease.registeredBy(), old.createdAt(), lease.expiresAt(),
-              lease.capacityRps());
+              lease.capacityRps(), lease.naming());
           leases.set(i, renewed);
           return renewed;
         }

@@ -5,6 +5,7 @@ import static io.signalbox.store.postgres.UtcTimestamps.utc;
 import static io.signalbox.store.jooq.Tables.REGISTRY_LEASES;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
@@ -25,7 +26,7 @@ import org.jooq.JSON;
 
 /**
  * Leases in the {@code registry_leases} table; metadata as a JSON object of strings, the capacity in
- * its own column (NULL: none declared).
+ * its own column (NULL: none declared), the additional addresses as a JSON array of strings.
  */
 final class PostgresLeaseStore implements LeaseStore {
 
@@ -39,7 +40,8 @@ final class PostgresLeaseStore implements LeaseStore {
   // time (docs/benchmarks-history.md, issue 17). Sorted here, not by the database: its collation need not
   // order strings as Java does.
   private static final String COLUMNS =
-      "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at, capacity_rps";
+      "cluster, address, port, zone, weight, metadata, registered_by, created_at, expires_at, capacity_rps,"
+      + " hostname, hash_key, additional_addresses";
   private static final String ALL = "SELECT " + COLUMNS + " FROM registry_leases";
   private static final String EXPIRE = "DELETE FROM registry_leases WHERE expires_at <= ? RETURNING " + COLUMNS;
 
@@ -66,6 +68,9 @@ final class PostgresLeaseStore implements LeaseStore {
         .set(REGISTRY_LEASES.CREATED_AT, utc(l.createdAt()))
         .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
         .set(REGISTRY_LEASES.CAPACITY_RPS, l.capacityRps())
+        .set(REGISTRY_LEASES.HOSTNAME, l.naming().hostname())
+        .set(REGISTRY_LEASES.HASH_KEY, l.naming().hashKey())
+        .set(REGISTRY_LEASES.ADDITIONAL_ADDRESSES, json(l.naming().additionalAddresses()))
         .onConflict(REGISTRY_LEASES.CLUSTER, REGISTRY_LEASES.ADDRESS, REGISTRY_LEASES.PORT)
         .doUpdate()
         .set(REGISTRY_LEASES.ZONE, l.zone())
@@ -74,6 +79,9 @@ final class PostgresLeaseStore implements LeaseStore {
         .set(REGISTRY_LEASES.REGISTERED_BY, l.registeredBy())
         .set(REGISTRY_LEASES.EXPIRES_AT, utc(l.expiresAt()))
         .set(REGISTRY_LEASES.CAPACITY_RPS, l.capacityRps())
+        .set(REGISTRY_LEASES.HOSTNAME, l.naming().hostname())
+        .set(REGISTRY_LEASES.HASH_KEY, l.naming().hashKey())
+        .set(REGISTRY_LEASES.ADDITIONAL_ADDRESSES, json(l.naming().additionalAddresses()))
         .returning()
         .fetchSingle()));
   }
@@ -103,7 +111,8 @@ final class PostgresLeaseStore implements LeaseStore {
       while (r.next()) {
         out.add(new StoredLease(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
             metadata(r.getString(6)), r.getString(7), r.getObject(8, OffsetDateTime.class).toInstant(),
-            r.getObject(9, OffsetDateTime.class).toInstant(), r.getObject(10, Integer.class)));
+            r.getObject(9, OffsetDateTime.class).toInstant(), r.getObject(10, Integer.class),
+            new StoredLease.Naming(r.getString(11), r.getString(12), addresses(r.getString(13)))));
       }
     }
     out.sort(StoredLease.ORDER);
@@ -113,7 +122,8 @@ final class PostgresLeaseStore implements LeaseStore {
   private static StoredLease toLease(RegistryLeasesRecord r) {
     return new StoredLease(r.getCluster(), r.getAddress(), r.getPort(), r.getZone(), r.getWeight(),
         metadata(r.getMetadata().data()), r.getRegisteredBy(), r.getCreatedAt().toInstant(), r.getExpiresAt().toInstant(),
-        r.getCapacityRps());
+        r.getCapacityRps(), new StoredLease.Naming(r.getHostname(), r.getHashKey(),
+            addresses(r.getAdditionalAddresses().data())));
   }
 
   private static JSON json(Map<String, String> metadata) {
@@ -124,6 +134,26 @@ final class PostgresLeaseStore implements LeaseStore {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalArgumentException("lease metadata cannot be rendered as JSON: " + metadata, e);
     }
+  }
+
+  private static JSON json(List<String> addresses) {
+    ListValue.Builder list = ListValue.newBuilder();
+    addresses.forEach(a -> list.addValues(Value.newBuilder().setStringValue(a)));
+    try {
+      return JSON.valueOf(JsonFormat.printer().omittingInsignificantWhitespace().print(list));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("additional addresses cannot be rendered as JSON: " + addresses, e);
+    }
+  }
+
+  private static List<String> addresses(String json) {
+    ListValue.Builder list = ListValue.newBuilder();
+    try {
+      JsonFormat.parser().merge(json, list);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("registry_leases.additional_addresses is not a JSON array: " + json, e);
+    }
+    return list.getValuesList().stream().map(Value::getStringValue).toList();
   }
 
   private static Map<String, String> metadata(String json) {

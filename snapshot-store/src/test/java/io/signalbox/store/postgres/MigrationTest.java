@@ -178,6 +178,28 @@ class MigrationTest {
     assertThat(flyway(url).load().info().pending()).isEmpty();
   }
 
+  @Test
+  void aLeaseStoredBeforeV15DeclaresNoHostnameHashKeyOrAdditionalAddress() throws SQLException {
+    String url = postgres.newDatabase();
+    flyway(url).target("12").load().migrate();
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      insertLease(c, "10.0.0.1", 100);
+    }
+
+    try (PostgresSnapshotStore store = PostgresSnapshotStore.open(url, postgres.user(), postgres.password(), Clock.systemUTC())) {
+      assertThat(store.leases().all()).extracting(StoredLease::address, StoredLease::capacityRps, StoredLease::naming)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("10.0.0.1", 100, StoredLease.Naming.NONE));
+    }
+    try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+      // EndpointRules.MAX_HASH_KEY_LENGTH, and an array only: what no release would write stays out.
+      assertThatThrownBy(() -> c.createStatement().execute("UPDATE registry_leases SET hash_key = repeat('k', 257)"))
+          .hasMessageContaining("registry_leases_hash_key");
+      assertThatThrownBy(() -> c.createStatement().execute(
+          "UPDATE registry_leases SET additional_addresses = '{\"a\": 1}'::jsonb"))
+          .hasMessageContaining("registry_leases_additional_addresses");
+    }
+  }
+
   /** validation's MIN_RPS and MAX_RPS (this module does not depend on validation). */
   private static final int MIN_RPS = 1;
   private static final int MAX_RPS = 1_000_000;
