@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
         ShedCommand.Unshed.class, FreezeEjectionsCommand.class, FreezeEjectionsCommand.Unfreeze.class,
         ConfirmCommand.class, WhyCommand.class, DiffCommand.class,
         ConfigCommand.class,
+        io.signalbox.controlplane.cli.HistoryCommand.class, io.signalbox.controlplane.cli.FleetCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -170,6 +170,7 @@ public final class AdminServer implements AutoCloseable {
     new RegistryRoutes(backend.registry(), router).register();
     new HistoryRoutes(sampler, backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();
+    new StreamHistoryRoutes(backend, router).register();
 
     app.start();
     log.info("admin API on {}://{}:{}/ ({})", tls == null ? "http" : "https", settings.address(), app.port(),
