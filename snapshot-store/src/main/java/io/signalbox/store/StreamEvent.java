@@ -36,7 +36,8 @@ public record StreamEvent(
     Objects.requireNonNull(kind, "kind");
     version = version == null ? "" : version;
     message = message == null ? "" : message;
-    resources = resources == null ? List.of() : resources.stream().sorted().toList();
+    // Built for every response sent and answered: the usual empty list costs no stream.
+    resources = resources == null || resources.isEmpty() ? List.of() : resources.stream().sorted().toList();
     for (String name : resources) {
       // Stored one per line.
       if (name.indexOf('\n') >= 0) {
