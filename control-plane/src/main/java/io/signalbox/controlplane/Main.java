@@ -41,6 +41,7 @@ import picocli.CommandLine.Command;
         ConfirmCommand.class, WhyCommand.class, DiffCommand.class, TimelineCommand.class,
         ConfigCommand.class,
         PlanCommand.class,
+        io.signalbox.controlplane.cli.HistoryCommand.class, io.signalbox.controlplane.cli.FleetCommand.class,
         WaitCommand.class, ValidateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

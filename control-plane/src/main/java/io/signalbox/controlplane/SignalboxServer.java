@@ -77,6 +77,8 @@ public final class SignalboxServer implements AutoCloseable {
   private io.signalbox.controlplane.admission.AutoShedding autoShedding;
   // Set once right after construction; closed after the writer and the replica, before the store.
   private SystemAudit systemAudit;
+  // Set once right after construction when store.history is enabled; closed after the xDS server.
+  private io.signalbox.controlplane.fleet.HistoryRecorder history;
 
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
@@ -134,6 +136,14 @@ public final class SignalboxServer implements AutoCloseable {
             "xds-client " + refusal.peer(), "xds.auth_failure", refusal.node(), refusal.auditText())),
         List.of(loadReporting.service()));
     served.set(ads);
+    // Before the first epoch is published: every response sent from it on is in the history.
+    io.signalbox.controlplane.fleet.HistoryRecorder history = !storeSettings.history().enabled() ? null
+        : new io.signalbox.controlplane.fleet.HistoryRecorder(store.history(), clock,
+            io.signalbox.controlplane.fleet.HistoryRecorder.Settings.of(replicaId, storeSettings.history()), meters)
+            .start();
+    if (history != null) {
+      ads.recordStreamEvents(history);
+    }
     // Every serve on an external PostgreSQL is a replica of one control plane (DESIGN "Replicas").
     Replica replica = storeSettings.external()
         ? Replica.replicated(ads, store, config.ha(), rollout.waves(), clock)
@@ -209,6 +219,7 @@ public final class SignalboxServer implements AutoCloseable {
         sources, configWatch, admin, replica, loadReporting);
     server.systemAudit = systemAudit;
     DropChanges automaticDrops = new DropChanges();
+    server.history = history;
     // Automatic shedding (issue 31): the leader's drops from demand, one decision per reporting interval.
     server.autoShedding = new io.signalbox.controlplane.admission.AutoShedding(clock, loadReporting.fleetLoad(),
         reconciler::view, reconciler::leading, (drops, cause) -> {
@@ -346,6 +357,10 @@ public final class SignalboxServer implements AutoCloseable {
     }
     // After the xDS server: its last copy records the closed streams as disconnected.
     clientRecorder.close();
+    if (history != null) {
+      // After the xDS server too: the streams' closings are in its queue.
+      history.close();
+    }
     store.close();
   }
 }

@@ -28,6 +28,9 @@ public interface SnapshotStore extends EpochLog, AuditTrail, AutoCloseable {
   /** Every replica's aggregated load reports (LRS). */
   LoadReportStore loadReports();
 
+  /** Every stream's sent, ACKed and NACKed responses, append-only, bounded by retention. */
+  StreamHistory history();
+
   @Override
   void close();
 }

@@ -17,8 +17,10 @@ import java.util.Optional;
  * @param user for an external server; unset to take it from the URL
  * @param password for an external server; unset to take it from the URL
  * @param retainEpochs how many epochs the log keeps
+ * @param history the stream history and its retention
  */
-public record StoreSettings(String url, Path dataDir, String user, String password, Integer retainEpochs) {
+public record StoreSettings(String url, Path dataDir, String user, String password, Integer retainEpochs,
+    HistorySettings history) {
   public static final String EMBEDDED = "embedded";
   public static final String MEMORY = "memory";
   /** Every URL of PostgreSQL's JDBC driver, with a host ({@code //db/signalbox}) or without. */
@@ -30,6 +32,12 @@ public record StoreSettings(String url, Path dataDir, String user, String passwo
     url = url == null ? EMBEDDED : url;
     dataDir = dataDir == null ? DEFAULT_DATA_DIR : dataDir;
     retainEpochs = retainEpochs == null ? DEFAULT_RETAIN_EPOCHS : retainEpochs;
+    history = history == null ? HistorySettings.defaults() : history;
+  }
+
+  /** Settings with the default stream history. */
+  public StoreSettings(String url, Path dataDir, String user, String password, Integer retainEpochs) {
+    this(url, dataDir, user, password, retainEpochs, null);
   }
 
   /** Settings for a store opened directly (a test, the demo); the log keeps the default number of epochs. */
@@ -75,13 +83,13 @@ public record StoreSettings(String url, Path dataDir, String user, String passwo
 
   /** These settings with the data directory resolved against {@code baseDir} (the config file's). */
   public StoreSettings resolvedAgainst(Path baseDir) {
-    return new StoreSettings(url, baseDir.resolve(dataDir).normalize(), user, password, retainEpochs);
+    return new StoreSettings(url, baseDir.resolve(dataDir).normalize(), user, password, retainEpochs, history);
   }
 
   /** These settings with the connection the command line or the environment gives, where it gives one. */
   public StoreSettings withConnection(String url, String user, String password) {
     return new StoreSettings(url != null ? url : this.url, dataDir, user != null ? user : this.user,
-        password != null ? password : this.password, retainEpochs);
+        password != null ? password : this.password, retainEpochs, history);
   }
 
   /** A URL as messages may show it: a password in it ({@code //user:secret@host}) hidden. */
@@ -95,6 +103,6 @@ public record StoreSettings(String url, Path dataDir, String user, String passwo
   public String toString() {
     // Keep the password out of logs.
     return "StoreSettings[url=" + redacted(url) + ", dataDir=" + dataDir + ", user=" + user
-        + ", password=" + (password == null ? "null" : "***") + ", retainEpochs=" + retainEpochs + "]";
+        + ", password=" + (password == null ? "null" : "***") + ", retainEpochs=" + retainEpochs + ", history=" + history + "]";
   }
 }

@@ -172,6 +172,7 @@ public final class AdminServer implements AutoCloseable {
     new ExplainRoutes(backend, router).register();
     new TimelineRoutes(backend, router).register();
     new PlanRoutes(backend.planner(), router).register();
+    new StreamHistoryRoutes(backend, router).register();
 
     app.start();
     log.info("admin API on {}://{}:{}/ ({})", tls == null ? "http" : "https", settings.address(), app.port(),

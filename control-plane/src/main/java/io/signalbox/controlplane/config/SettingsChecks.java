@@ -89,6 +89,10 @@ public final class SettingsChecks {
     if (store.retainEpochs() < 1) {
       found.add("store.retainEpochs", "must be at least 1, was " + store.retainEpochs());
     }
+    positive(found, "store.history.retain", store.history().retain());
+    if (store.history().maxEvents() < 1) {
+      found.add("store.history.maxEvents", "must be at least 1, was " + store.history().maxEvents());
+    }
   }
 
   private static void sources(Found found, SourcesSettings sources) {

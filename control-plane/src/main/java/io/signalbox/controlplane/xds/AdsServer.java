@@ -160,6 +160,14 @@ public final class AdsServer implements XdsServer {
     return new AdsServer(server, watcher, tracker, held);
   }
 
+  /**
+   * Hands every response sent, ACK, NACK and stream closing to {@code sink} from now on: the stream
+   * history (issue 43). Called once, before the first epoch is published.
+   */
+  public void recordStreamEvents(StreamEventSink sink) {
+    tracker.recordTo(sink);
+  }
+
   @Override
   public ClientKinds clientKinds() {
     return tracker.kinds();

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.signalbox.controlplane.snapshot.XdsType;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +44,7 @@ final class StreamTracker {
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
   private final ResponseEncoder encoder = new ResponseEncoder();
   private final ReleaseIndex index;
+  private final StreamEvents events = new StreamEvents();
 
   StreamTracker(Clock clock, Waves waves, IntFunction<Snapshot> releasedTo, MeterRegistry meters) {
     this(clock, waves, ClientKinds.NONE, releasedTo, meters);
@@ -66,6 +69,11 @@ final class StreamTracker {
 
   ClientKinds kinds() {
     return kinds;
+  }
+
+  /** From now on, every response sent, ACK, NACK and closing goes to {@code sink} as well. */
+  void recordTo(StreamEventSink sink) {
+    events.to(sink);
   }
 
   /** Which streams a release concerns; {@link SnapshotWatcher} asks it. */
@@ -105,6 +113,7 @@ final class StreamTracker {
     changes.incrementAndGet();
     if (removed != null) {
       s.run(s::unindex);
+      events.closed(s, s.node().getId(), clock.instant());
       log.info("xDS stream {} from node '{}' closed", s.id, s.node().getId());
     }
   }
@@ -173,10 +182,14 @@ final class StreamTracker {
     if (sub.type.child() != null) {
       stream.touch(sub.type.child());
     }
+    Instant now = clock.instant();
     if (errorMessage == null) {
-      sub.ack(clock.instant());
+      sub.ack(now);
+      events.answered(stream, stream.node().getId(), sub.type, p.epoch, p.version, null, List.of(), now);
     } else {
-      sub.nack(errorMessage, clock.instant());
+      sub.nack(errorMessage, now);
+      events.answered(stream, stream.node().getId(), sub.type, p.epoch, p.version, errorMessage,
+          List.copyOf(sub.lastNack.resources().keySet()), now);
       meters.counter("signalbox_nacks", "type", sub.type.name()).increment();
       log.warn("node '{}' (stream {}) NACKed {} version {} (epoch {}): {}", stream.node().getId(), stream.id,
           sub.type, p.version, p.epoch, errorMessage);
@@ -193,7 +206,7 @@ final class StreamTracker {
     long streamId = ids.getAndIncrement();
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
         node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index,
-        new Outbound(context, sink, encoder, bytesPushed));
+        new Outbound(context, sink, encoder, bytesPushed), events);
     streams.put(streamId, created);
     log.info("xDS stream {} opened ({})", streamId, delta ? "delta" : "state of the world");
     // After the stream is in the map: a reader that sees the new count also sees the stream.

@@ -40,6 +40,7 @@ final class XdsStream {
   // Nonces are unique within the stream (the protocol asks no more): a counter, not a UUID.
   private long nonces;
   private final Outbound out;
+  private final StreamEvents events;
   private final Waves waves;
   private volatile int wave;
   private final java.util.function.Function<Node, AssignmentVariants> variantsFor;
@@ -66,11 +67,14 @@ final class XdsStream {
    *     null for the snapshot's own; asked once, for the stream's first node
    * @param index where this stream files its subscriptions, and reads what unconcerned releases settled
    * @param out where its responses are written, in order, outside the lock
+   * @param events where each response sent is told to the history
    */
   XdsStream(long id, boolean delta, Instant connectedAt, Waves waves,
       java.util.concurrent.atomic.AtomicLong fleetChanges,
-      java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index, Outbound out) {
+      java.util.function.Function<Node, AssignmentVariants> variantsFor, ReleaseIndex index, Outbound out,
+      StreamEvents events) {
     this.out = out;
+    this.events = events;
     this.index = index;
     this.variantsFor = variantsFor;
     this.fleetChanges = fleetChanges;
@@ -277,6 +281,7 @@ final class XdsStream {
       if (outgoing != null) {
         open &= ~(1 << type.ordinal());
         respond(sub, outgoing);
+        events.sent(this, node.getId(), type, snapshot.epoch(), outgoing.version(), now);
       }
     }
   }

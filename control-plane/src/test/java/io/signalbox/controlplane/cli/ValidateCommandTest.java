@@ -135,7 +135,8 @@ class ValidateCommandTest {
   void settingsThatTakeEffectOnlyAtRestartAreCheckedAsAReloadChecksThem() throws Exception {
     Path config = config("*", TWO_ENDPOINTS);
     Files.writeString(config, Files.readString(config).replace("store: { url: embedded, dataDir: ./data }",
-        "store: { url: embedded, dataDir: ./data, retainEpochs: 0 }\nxds: { port: 70000 }\n"
+        "store: { url: embedded, dataDir: ./data, retainEpochs: 0, history: { retain: 0, maxEvents: 0 } }\n"
+            + "xds: { port: 70000 }\n"
             + "ha: { leaseDuration: 1s, renewInterval: 2s }"));
 
     Cli.Run run = Cli.run("validate", "--config", config.toString());
@@ -144,6 +145,8 @@ class ValidateCommandTest {
     assertThat(run.errLines()).containsExactly(
         config + ": xds.port: must be from 1 to 65535 (0 picks a free port), was 70000 [server]",
         config + ": store.retainEpochs: must be at least 1, was 0 [server]",
+        config + ": store.history.retain: must be longer than 0, was 0ms [server]",
+        config + ": store.history.maxEvents: must be at least 1, was 0 [server]",
         config + ": ha.renewInterval: must be shorter than ha.leaseDuration (1s) or the leader loses its lease "
             + "between renewals, was 2s [server]");
   }

@@ -24,8 +24,47 @@ final class RecordingStore implements SnapshotStore {
   /** Client status and NACK writes attempted, saved or not. */
   final AtomicInteger attempts = new AtomicInteger();
 
+  /** The stream history batches that were appended, in order. */
+  final List<List<io.signalbox.store.StreamEvent>> historyBatches = new CopyOnWriteArrayList<>();
+  /** The threads that appended them: never a stream's. */
+  final java.util.Set<String> historyThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   RecordingStore(SnapshotStore delegate) {
     this.delegate = delegate;
+  }
+
+  @Override
+  public io.signalbox.store.StreamHistory history() {
+    io.signalbox.store.StreamHistory history = delegate.history();
+    return new io.signalbox.store.StreamHistory() {
+      @Override
+      public void append(List<io.signalbox.store.StreamEvent> events) {
+        history.append(events);
+        historyBatches.add(List.copyOf(events));
+        historyThreads.add(Thread.currentThread().getName());
+      }
+
+      @Override
+      public List<io.signalbox.store.StreamEvent> ofNode(String nodeId, java.time.Instant since, String type,
+          int limit) {
+        return history.ofNode(nodeId, since, type, limit);
+      }
+
+      @Override
+      public List<io.signalbox.store.StreamEvent> latestAt(java.time.Instant at) {
+        return history.latestAt(at);
+      }
+
+      @Override
+      public long prune(java.time.Instant before, long keep) {
+        return history.prune(before, keep);
+      }
+
+      @Override
+      public long count() {
+        return history.count();
+      }
+    };
   }
 
   @Override

@@ -50,6 +50,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   private final List<RejectedCandidate> rejections = new ArrayList<>();
   private final List<AuditEntry> audit = new ArrayList<>();
   private final InMemoryClientStatuses clients = new InMemoryClientStatuses();
+  private final InMemoryStreamHistory history = new InMemoryStreamHistory();
   private long lastEpoch;
 
   private final InMemoryLeadership leadership;
@@ -290,6 +291,11 @@ public final class InMemorySnapshotStore implements SnapshotStore {
   @Override
   public LoadReportStore loadReports() {
     return loadReports;
+  }
+
+  @Override
+  public io.signalbox.store.StreamHistory history() {
+    return history;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.signalbox.store.postgres;
 
 import static io.signalbox.store.postgres.DatabaseCall.call;
 import static io.signalbox.store.postgres.UtcTimestamps.instantOrNull;
+import static io.signalbox.store.postgres.UtcTimestamps.micros;
 import static io.signalbox.store.postgres.UtcTimestamps.utc;
 import static io.signalbox.store.jooq.Tables.CLIENT_STATUS;
 import static io.signalbox.store.jooq.Tables.NACK_EVENTS;
@@ -151,10 +152,6 @@ final class PostgresClientStatuses implements ClientStatusStore {
     }
     return "INSERT INTO client_status (" + columns + ") SELECT " + values + " FROM unnest(" + arrays + ") AS u("
         + columns + ") ON CONFLICT (replica, node_id, stream_id, type_url) DO UPDATE SET " + updates;
-  }
-
-  private static Long micros(Instant at) {
-    return at == null ? null : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000);
   }
 
   @Override

@@ -41,6 +41,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   private final PostgresIntentStore intent;
   private final PostgresLeaseStore leases;
   private final PostgresLoadReports loadReports;
+  private final PostgresStreamHistory history;
   private final PostgresLeadership leadership;
   private final Runnable afterClose;
   private final String jdbcUrl;
@@ -61,6 +62,7 @@ public final class PostgresSnapshotStore implements SnapshotStore {
     this.intent = new PostgresIntentStore(db);
     this.leases = new PostgresLeaseStore(db);
     this.loadReports = new PostgresLoadReports(db);
+    this.history = new PostgresStreamHistory(db);
     this.leadership = new PostgresLeadership(db);
     this.afterClose = afterClose;
   }
@@ -215,6 +217,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
   @Override
   public LoadReportStore loadReports() {
     return loadReports;
+  }
+
+  @Override
+  public io.signalbox.store.StreamHistory history() {
+    return history;
   }
 
   @Override

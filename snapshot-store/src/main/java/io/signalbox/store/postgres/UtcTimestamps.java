@@ -20,4 +20,9 @@ final class UtcTimestamps {
   static Instant instantOrNull(OffsetDateTime at) {
     return at == null ? null : at.toInstant();
   }
+
+  /** Microseconds since the epoch, PostgreSQL's own precision: how times travel in arrays of {@code int8}. */
+  static Long micros(Instant at) {
+    return at == null ? null : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000);
+  }
 }
