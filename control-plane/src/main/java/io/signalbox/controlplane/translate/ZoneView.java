@@ -41,12 +41,17 @@ public final class ZoneView {
   }
 
   /**
-   * {@code cla} as clients in {@code zone} get it; the very instance when no endpoint is preferred
-   * by that zone (no preference in the cluster, a zone it does not name, or one with too few).
+   * {@code cla} as clients in {@code zone} get it: the very instance for a cluster that prefers no
+   * zone (or a client of none); without the preference metadata, which the zone's clients have no
+   * use for and which doubled the bytes of a ten-endpoint assignment, for one that does; with its
+   * endpoints unmoved when that zone is one it does not name or one with too few.
    */
   public static ClusterLoadAssignment of(ClusterLoadAssignment cla, String zone) {
-    if (zone.isEmpty() || !anyPreferred(cla, zone)) {
+    if (zone.isEmpty() || !anyPreferred(cla, null)) {
       return cla;
+    }
+    if (!anyPreferred(cla, zone)) {
+      return stripped(cla);
     }
     List<LocalityLbEndpoints> in = cla.getEndpointsList();
     ClusterLoadAssignment.Builder out = cla.toBuilder().clearEndpoints();
@@ -58,38 +63,52 @@ public final class ZoneView {
       while (end < in.size() && in.get(end).getPriority() == priority) {
         end++;
       }
-      List<LocalityLbEndpoints.Builder> first = new ArrayList<>();
-      List<LocalityLbEndpoints> firstFrom = new ArrayList<>();
-      List<LocalityLbEndpoints.Builder> rest = new ArrayList<>();
-      List<LocalityLbEndpoints> restFrom = new ArrayList<>();
+      List<Part> first = new ArrayList<>();
+      List<Part> rest = new ArrayList<>();
       for (int k = i; k < end; k++) {
-        split(in.get(k), zone, first, firstFrom, rest, restFrom);
+        split(in.get(k), zone, first, rest);
       }
       if (!first.isEmpty()) {
-        emitted++;
-        add(out, first, firstFrom, emitted);
+        add(out, first, ++emitted);
       }
       if (!rest.isEmpty()) {
-        emitted++;
-        add(out, rest, restFrom, emitted);
+        add(out, rest, ++emitted);
       }
       i = end;
+    }
+    return stripped(out.build());
+  }
+
+  /** {@code cla} without the preference metadata, an endpoint's other metadata kept. */
+  private static ClusterLoadAssignment stripped(ClusterLoadAssignment cla) {
+    ClusterLoadAssignment.Builder out = cla.toBuilder();
+    for (LocalityLbEndpoints.Builder locality : out.getEndpointsBuilderList()) {
+      for (LbEndpoint.Builder e : locality.getLbEndpointsBuilderList()) {
+        if (!e.hasMetadata()) {
+          continue;
+        }
+        if (e.getMetadata().getFilterMetadataCount() == 1 && e.getMetadata().containsFilterMetadata(METADATA)) {
+          e.clearMetadata();
+        } else {
+          e.getMetadataBuilder().removeFilterMetadata(METADATA);
+        }
+      }
     }
     return out.build();
   }
 
-  private static void add(ClusterLoadAssignment.Builder out, List<LocalityLbEndpoints.Builder> parts,
-      List<LocalityLbEndpoints> from, int priority) {
-    for (int k = 0; k < parts.size(); k++) {
-      LocalityLbEndpoints.Builder part = parts.get(k);
-      AssignmentTranslator.placeAt(part, from.get(k), priority);
-      out.addEndpoints(part);
+  /** Some of a locality's endpoints ({@code part}), moved as {@code from}'s are. */
+  private record Part(LocalityLbEndpoints.Builder part, LocalityLbEndpoints from) {}
+
+  private static void add(ClusterLoadAssignment.Builder out, List<Part> parts, int priority) {
+    for (Part p : parts) {
+      AssignmentTranslator.placeAt(p.part(), p.from(), priority);
+      out.addEndpoints(p.part());
     }
   }
 
   /** A locality's preferred endpoints into {@code first}, the others into {@code rest}. */
-  private static void split(LocalityLbEndpoints locality, String zone, List<LocalityLbEndpoints.Builder> first,
-      List<LocalityLbEndpoints> firstFrom, List<LocalityLbEndpoints.Builder> rest, List<LocalityLbEndpoints> restFrom) {
+  private static void split(LocalityLbEndpoints locality, String zone, List<Part> first, List<Part> rest) {
     LocalityLbEndpoints.Builder preferred = locality.toBuilder().clearLbEndpoints();
     LocalityLbEndpoints.Builder others = locality.toBuilder().clearLbEndpoints();
     long preferredWeight = 0;
@@ -103,22 +122,14 @@ public final class ZoneView {
         othersWeight += e.getLoadBalancingWeight().getValue();
       }
     }
-    boolean whole = preferred.getLbEndpointsCount() == 0 || others.getLbEndpointsCount() == 0;
-    if (preferred.getLbEndpointsCount() > 0) {
-      if (!whole) {
-        // A zone's locality split in two: each part weighs what its endpoints do, as translated.
-        preferred.setLoadBalancingWeight(uint32((int) Math.min(preferredWeight, 0xFFFF_FFFFL)));
-      }
-      first.add(preferred);
-      firstFrom.add(locality);
+    if (preferred.getLbEndpointsCount() == 0 || others.getLbEndpointsCount() == 0) {
+      (others.getLbEndpointsCount() == 0 ? first : rest).add(new Part(locality.toBuilder(), locality));
+      return;
     }
-    if (others.getLbEndpointsCount() > 0) {
-      if (!whole) {
-        others.setLoadBalancingWeight(uint32((int) Math.min(othersWeight, 0xFFFF_FFFFL)));
-      }
-      rest.add(others);
-      restFrom.add(locality);
-    }
+    // A zone's locality split in two: each part weighs what its endpoints do, as translated.
+    first.add(new Part(preferred.setLoadBalancingWeight(uint32((int) Math.min(preferredWeight, 0xFFFF_FFFFL))),
+        locality));
+    rest.add(new Part(others.setLoadBalancingWeight(uint32((int) Math.min(othersWeight, 0xFFFF_FFFFL))), locality));
   }
 
   private static boolean anyPreferred(ClusterLoadAssignment cla, String zone) {
@@ -132,6 +143,7 @@ public final class ZoneView {
     return false;
   }
 
+  /** Whether {@code zone} prefers {@code e}; with a null zone, whether any does. */
   private static boolean preferredBy(LbEndpoint e, String zone) {
     if (!e.hasMetadata()) {
       return false;
@@ -139,6 +151,9 @@ public final class ZoneView {
     Struct s = e.getMetadata().getFilterMetadataMap().get(METADATA);
     if (s == null) {
       return false;
+    }
+    if (zone == null) {
+      return true;
     }
     Value zones = s.getFieldsMap().get(ZONES);
     if (zones == null) {
