@@ -24,7 +24,16 @@ sealed interface AdsClient permits SotwClient, DeltaClient {
   ManagedChannel channel();
 
   static Node node(int id) {
-    return Node.newBuilder().setId("bench-" + id).setCluster("bench").build();
+    return node(id, "");
+  }
+
+  /** With {@code zone} (empty: none) as its locality. */
+  static Node node(int id, String zone) {
+    Node.Builder node = Node.newBuilder().setId("bench-" + id).setCluster("bench");
+    if (!zone.isEmpty()) {
+      node.getLocalityBuilder().setZone(zone);
+    }
+    return node.build();
   }
 
   /** Reopens {@code client}'s stream after a pause, at most {@link #MAX_RESTARTS} times in all. */

@@ -39,6 +39,8 @@ final class ClientState {
   private boolean route;
   private boolean ready;
   volatile long readyAtNanos;
+  /** The zone its node names; empty for none. */
+  final String zone;
 
   ClientState(int id, Workload workload, Map<String, Integer> clusterIndex, AtomicReference<ChangeTracker> expected,
       CountDownLatch fleetReady) {
@@ -48,6 +50,7 @@ final class ClientState {
     this.fleetReady = fleetReady;
     this.clustersWithEndpoints = new BitSet(workload.clusters());
     this.endpointsPerCluster = workload.endpoints();
+    this.zone = workload.clientZone(id);
   }
 
   /** Counts one response of {@code serializedSize} bytes carrying {@code resourceCount} resources. */

@@ -29,7 +29,7 @@ final class DeltaClient implements AdsClient {
       ScheduledExecutorService scheduler) {
     this.state = state;
     this.channel = channel;
-    this.node = AdsClient.node(state.id);
+    this.node = AdsClient.node(state.id, state.zone);
     this.names = Map.of(
         ClientState.LDS, subscriptions.listeners(),
         ClientState.RDS, subscriptions.routes(),

@@ -34,6 +34,9 @@ public final class LoadTool implements Callable<Integer> {
   @Option(names = "--zones", defaultValue = "1",
       description = "Zones the endpoints are spread over (a, b, ...): the localities clients report load for")
   int zones;
+  @Option(names = "--zone-preference", description = "Every cluster has zonePreference: SAME_ZONE and client i runs in "
+      + "zone i mod --zones: each zone's clients get their zone's view of every assignment (Signalbox targets)")
+  boolean zonePreference;
   @Option(names = "--load-reports", defaultValue = "off",
       description = "off; on: every cluster has loadReporting: true and every client sends load reports as grpc-java "
           + "does (Signalbox targets only); both: each target runs without them, then with them, and the steady "
@@ -114,7 +117,7 @@ public final class LoadTool implements Callable<Integer> {
     try {
       order = targets(targets);
       plan = new ChangePlan(coldAfter, coldChanges, warmupChanges, changes);
-      workload = new Workload(clusters, endpoints, zones);
+      workload = new Workload(clusters, endpoints, zones, zonePreference);
       reporting = loadReportSequence(loadReports, steady);
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());

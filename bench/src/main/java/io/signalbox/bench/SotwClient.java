@@ -30,7 +30,7 @@ final class SotwClient implements AdsClient {
       ScheduledExecutorService scheduler) {
     this.state = state;
     this.channel = channel;
-    this.node = AdsClient.node(state.id);
+    this.node = AdsClient.node(state.id, state.zone);
     this.names = Map.of(
         ClientState.LDS, subscriptions.listeners(),
         ClientState.RDS, subscriptions.routes(),

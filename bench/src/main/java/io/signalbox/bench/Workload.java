@@ -14,8 +14,12 @@ import java.util.TreeMap;
  * one-endpoint changes. Endpoint {@code j} of cluster {@code i} is {@code 127.0.0.(1+j):(10000+i)};
  * change {@code k} sets the weight of one endpoint to {@code 2+k}, a value no earlier state had, so
  * a client can tell the new content from every older one.
+ *
+ * @param zonePreference every cluster has {@code zonePreference: SAME_ZONE} and client {@code i}
+ *     runs in zone {@code i mod zones} (its node locality), so each zone's clients are sent their
+ *     zone's view of every assignment (issue 44's per-client EDS variants, measured)
  */
-public record Workload(int clusters, int endpoints, int zones) {
+public record Workload(int clusters, int endpoints, int zones, boolean zonePreference) {
 
   public static final String LISTENER = "api";
   public static final String ROUTE_CONFIG = "api";
@@ -25,6 +29,16 @@ public record Workload(int clusters, int endpoints, int zones) {
   /** Every endpoint in zone {@code a}: one locality per cluster. */
   public Workload(int clusters, int endpoints) {
     this(clusters, endpoints, 1);
+  }
+
+  /** No zone preference; clients name no zone. */
+  public Workload(int clusters, int endpoints, int zones) {
+    this(clusters, endpoints, zones, false);
+  }
+
+  /** The zone client {@code id}'s node names: empty without {@link #zonePreference}. */
+  String clientZone(int id) {
+    return zonePreference ? zone(id) : "";
   }
 
   public Workload {
@@ -176,9 +190,14 @@ public record Workload(int clusters, int endpoints, int zones) {
    */
   public String config(int xdsPort, int adminPort, String store, String debounce, String fileQuietPeriod,
       String loadReportingInterval) {
-    String lrs = loadReportingInterval == null ? "" : """
-        clusterDefaults: { loadReporting: true }
-        """;
+    List<String> defaults = new ArrayList<>();
+    if (loadReportingInterval != null) {
+      defaults.add("loadReporting: true");
+    }
+    if (zonePreference) {
+      defaults.add("zonePreference: SAME_ZONE");
+    }
+    String lrs = defaults.isEmpty() ? "" : "clusterDefaults: { " + String.join(", ", defaults) + " }\n";
     String interval = loadReportingInterval == null ? "" : ", loadReportingInterval: " + loadReportingInterval;
     return """
         xds: { address: 127.0.0.1, port: %d%s }

@@ -130,13 +130,21 @@ public record ClusterSpec(
    * @param zoneAware settings for {@link LocalityLb#ZONE_AWARE}
    * @param overprovisioningFactor percent; a priority with fewer healthy endpoints than 100/factor of
    *     its size spills traffic to the next priority (Envoy's default 140)
+   * @param zonePreference whether clients get their own zone's endpoints first ({@link ZonePreference})
    */
-  public record Locality(LocalityLb localityLb, ZoneAwareSpec zoneAware, Integer overprovisioningFactor) {
-    public static final Locality UNSET = new Locality(null, null, null);
+  public record Locality(LocalityLb localityLb, ZoneAwareSpec zoneAware, Integer overprovisioningFactor,
+      ZonePreference zonePreference) {
+    public static final Locality UNSET = new Locality(null, null, null, null);
+
+    /** Without a zone preference: the shape before issue 44. */
+    public Locality(LocalityLb localityLb, ZoneAwareSpec zoneAware, Integer overprovisioningFactor) {
+      this(localityLb, zoneAware, overprovisioningFactor, null);
+    }
 
     Locality or(Locality d) {
       return new Locality(ClusterSpec.or(localityLb, d.localityLb), ClusterSpec.or(zoneAware, d.zoneAware),
-          ClusterSpec.or(overprovisioningFactor, d.overprovisioningFactor));
+          ClusterSpec.or(overprovisioningFactor, d.overprovisioningFactor),
+          ClusterSpec.or(zonePreference, d.zonePreference));
     }
   }
 
@@ -287,6 +295,10 @@ public record ClusterSpec(
   /** Whether every endpoint gets a locality of its own in EDS; off unless the cluster or its defaults say so. */
   public boolean localityPerEndpoint() {
     return Boolean.TRUE.equals(telemetry.loadReportingPerEndpoint());
+  }
+
+  public ZonePreference effectiveZonePreference() {
+    return or(locality.zonePreference(), ZonePreference.NONE);
   }
 
   public int effectiveMassRemovalPercent() {

@@ -23,7 +23,8 @@ public enum EndpointField {
   HASH_KEY("hashKey", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hashKey),
   TARGET_REF("targetRef", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::targetRef),
   HOSTNAME("hostname", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::hostname),
-  ADDITIONAL_ADDRESSES("additionalAddresses", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::additionalAddresses);
+  ADDITIONAL_ADDRESSES("additionalAddresses", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::additionalAddresses),
+  ZONE_HINTS("zoneHints", Use.OPTIONAL_ATTRIBUTE, EndpointSpec::zoneHints);
 
   /** What a field means to the code that compares endpoints. */
   public enum Use {

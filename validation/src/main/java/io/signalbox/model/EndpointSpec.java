@@ -24,10 +24,13 @@ import java.util.List;
  * @param additionalAddresses more IP addresses of the same backend on the same port, e.g. its IPv6
  *     address beside an IPv4 {@code address} (gRFC A61: the client connects to whichever answers
  *     first); empty for none
+ * @param zoneHints the zones whose clients should prefer it (EndpointSlice {@code hints.forZones}:
+ *     topology-aware routing); empty for none, and then a cluster with {@code zonePreference} goes by
+ *     {@code zone}
  */
 public record EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
     String origin, Integer capacityRps, String hashKey, String targetRef, String hostname,
-    List<String> additionalAddresses) {
+    List<String> additionalAddresses, List<String> zoneHints) {
 
   public static final int DEFAULT_WEIGHT = 1;
 
@@ -39,6 +42,15 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
     targetRef = targetRef == null ? "" : targetRef;
     hostname = hostname == null ? "" : hostname;
     additionalAddresses = additionalAddresses == null ? List.of() : List.copyOf(additionalAddresses);
+    zoneHints = zoneHints == null ? List.of() : List.copyOf(zoneHints);
+  }
+
+  /** An endpoint without zone hints. */
+  public EndpointSpec(String address, int port, String zone, int weight, int priority, EndpointState state,
+      String origin, Integer capacityRps, String hashKey, String targetRef, String hostname,
+      List<String> additionalAddresses) {
+    this(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef, hostname,
+        additionalAddresses, List.of());
   }
 
   /** An endpoint with no ring key of its own. */
@@ -60,32 +72,32 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
 
   public EndpointSpec withState(EndpointState newState) {
     return new EndpointSpec(address, port, zone, weight, priority, newState, origin, capacityRps, hashKey, targetRef, hostname,
-        additionalAddresses);
+        additionalAddresses, zoneHints);
   }
 
   public EndpointSpec withWeight(int newWeight) {
     return new EndpointSpec(address, port, zone, newWeight, priority, state, origin, capacityRps, hashKey, targetRef, hostname,
-        additionalAddresses);
+        additionalAddresses, zoneHints);
   }
 
   public EndpointSpec withOrigin(String newOrigin) {
     return new EndpointSpec(address, port, zone, weight, priority, state, newOrigin, capacityRps, hashKey, targetRef, hostname,
-        additionalAddresses);
+        additionalAddresses, zoneHints);
   }
 
   public EndpointSpec withHashKey(String newHashKey) {
     return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, newHashKey, targetRef, hostname,
-        additionalAddresses);
+        additionalAddresses, zoneHints);
   }
 
   public EndpointSpec withHostname(String newHostname) {
     return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
-        newHostname, additionalAddresses);
+        newHostname, additionalAddresses, zoneHints);
   }
 
   public EndpointSpec withAdditionalAddresses(List<String> newAdditionalAddresses) {
     return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
-        hostname, newAdditionalAddresses);
+        hostname, newAdditionalAddresses, zoneHints);
   }
 
   /** {@link #key()} of every address it answers on: its own first, then each additional one. */
@@ -101,8 +113,13 @@ public record EndpointSpec(String address, int port, String zone, int weight, in
     return out;
   }
 
+  public EndpointSpec withZoneHints(List<String> newZoneHints) {
+    return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, targetRef,
+        hostname, additionalAddresses, newZoneHints);
+  }
+
   public EndpointSpec withTargetRef(String newTargetRef) {
     return new EndpointSpec(address, port, zone, weight, priority, state, origin, capacityRps, hashKey, newTargetRef, hostname,
-        additionalAddresses);
+        additionalAddresses, zoneHints);
   }
 }

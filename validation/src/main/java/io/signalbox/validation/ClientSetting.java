@@ -33,7 +33,9 @@ public enum ClientSetting {
   /** An endpoint with {@code additional_addresses} (gRFC A61): one backend on both address families. */
   ADDITIONAL_ADDRESSES("additional addresses"),
   /** A route's {@code autoHostRewrite}: the chosen endpoint's hostname as the authority (gRFC A81). */
-  AUTO_HOST_REWRITE("autoHostRewrite");
+  AUTO_HOST_REWRITE("autoHostRewrite"),
+  /** {@code zonePreference: SAME_ZONE}: a client's own zone's endpoints at priority 0, the rest as failover. */
+  ZONE_PREFERENCE("zonePreference");
 
   private final String label;
 

@@ -102,6 +102,14 @@ public final class ClientSupport {
             + "trusted_xds_server"),
         ignored("not read"), ignored("not read; it takes Endpoint.hostname as the endpoint's host name"),
         applied("Host becomes the endpoint's hostname"));
+    // Zone preference is sent as priorities to the clients whose node.locality.zone names a zone, so
+    // each kind does what it does with priorities. grpc-java: ZonePreferenceIT. Armeria's xDS module
+    // ports Envoy's priority sets (PriorityStateManager), but nobody ran it against Signalbox.
+    row(ClientSetting.ZONE_PREFERENCE,
+        applied("priority policy: its zone's endpoints until none is usable; zone from its bootstrap's node.locality"),
+        applied("priority policy, as for endpoint priorities; zone from its bootstrap's node.locality"),
+        unknown("not observed; its xDS module ports Envoy's priority levels"),
+        applied("priority levels: spills to the other zones by the overprovisioning factor; zone from --service-zone"));
   }
 
   private ClientSupport() {}

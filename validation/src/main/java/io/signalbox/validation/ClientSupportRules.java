@@ -177,6 +177,9 @@ public final class ClientSupportRules {
         if (e.getEndpoint().getAdditionalAddressesCount() > 0) {
           used.add(ClientSetting.ADDITIONAL_ADDRESSES);
         }
+        if (e.getMetadata().containsFilterMetadata(ZonePlan.METADATA)) {
+          used.add(ClientSetting.ZONE_PREFERENCE);
+        }
       }
     }
     if (cla.getPolicy().getDropOverloadsCount() > 0) {

@@ -6,6 +6,7 @@ import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
 import io.signalbox.model.SortedNames;
+import io.signalbox.model.ZonePreference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,8 +31,8 @@ import java.util.Set;
  * instance or equal:
  *
  * <ul>
- *   <li>a cluster's endpoint findings depend only on its endpoint list and its {@code
- *       minEligible};
+ *   <li>a cluster's endpoint findings depend only on its endpoint list, its {@code
+ *       minEligible} and its {@code zonePreference};
  *   <li>the listener, route config and cluster findings depend only on the config lists and, of
  *       the endpoints, only on which clusters have endpoints and which have none (route → cluster
  *       references, "has no endpoints"); they are recomputed whenever any of that changes.
@@ -54,7 +55,7 @@ public final class DesiredStateValidator implements Validator {
     }
     Memo last = memo;
     boolean sameClusters = same(last.clusters, state.clusters());
-    Map<String, Integer> minEligible = sameClusters ? last.minEligible : minEligibleByName(state.clusters());
+    Map<String, EndpointPolicy> policies = sameClusters ? last.policies : policiesByName(state.clusters());
     // The endpoint map is sorted (a DesiredState's always is), and so are the names remembered:
     // each cluster's findings are found by walking both in step, not by hashing 10,000 names into a
     // map and out of another on every epoch.
@@ -68,12 +69,12 @@ public final class DesiredStateValidator implements Validator {
       String name = e.getKey();
       List<EndpointSpec> endpoints = e.getValue();
       ClusterFindings before = last.findings(i, name);
-      // With the same clusters the minimum is what it was when these findings were made.
-      int min = sameClusters && before != null ? before.minEligible
-          : minEligible.getOrDefault(name, ClusterSpec.DEFAULT_MIN_ELIGIBLE);
+      // With the same clusters the policy is what it was when these findings were made.
+      EndpointPolicy policy = sameClusters && before != null ? before.policy
+          : policies.getOrDefault(name, EndpointPolicy.DEFAULT);
       sameShape &= before != null && before.endpoints.isEmpty() == endpoints.isEmpty();
-      ClusterFindings now = before != null && before.minEligible == min && same(before.endpoints, endpoints)
-          ? before : ClusterFindings.of(name, endpoints, min);
+      ClusterFindings now = before != null && before.policy.equals(policy) && same(before.endpoints, endpoints)
+          ? before : ClusterFindings.of(name, endpoints, policy);
       names[i] = name;
       findings[i] = now;
       i++;
@@ -88,18 +89,24 @@ public final class DesiredStateValidator implements Validator {
     List<Violation> all = new ArrayList<>(config.violations.size() + endpointViolations.size());
     all.addAll(config.violations);
     all.addAll(endpointViolations);
-    memo = new Memo(config, state.clusters(), minEligible, names, findings);
+    memo = new Memo(config, state.clusters(), policies, names, findings);
     return new ValidationResult(all);
   }
 
-  private static Map<String, Integer> minEligibleByName(List<ClusterSpec> clusters) {
-    Map<String, Integer> out = new HashMap<>();
+  private static Map<String, EndpointPolicy> policiesByName(List<ClusterSpec> clusters) {
+    Map<String, EndpointPolicy> out = new HashMap<>();
     for (ClusterSpec cluster : clusters) {
       if (cluster != null && cluster.name() != null) {
-        out.putIfAbsent(cluster.name(), EndpointRules.minEligible(cluster));
+        out.putIfAbsent(cluster.name(), new EndpointPolicy(EndpointRules.minEligible(cluster),
+            cluster.effectiveZonePreference() == ZonePreference.SAME_ZONE));
       }
     }
     return out;
+  }
+
+  /** The only parts of a cluster's declaration its endpoint rules read. */
+  private record EndpointPolicy(int minEligible, boolean zonePreference) {
+    static final EndpointPolicy DEFAULT = new EndpointPolicy(ClusterSpec.DEFAULT_MIN_ELIGIBLE, false);
   }
 
   /** Identity first: the usual case is the very same instance, and equals would walk it. */
@@ -113,7 +120,7 @@ public final class DesiredStateValidator implements Validator {
    * @param names the clusters with endpoints, in name order
    * @param findings parallel to {@code names}
    */
-  private record Memo(ConfigFindings config, List<ClusterSpec> clusters, Map<String, Integer> minEligible,
+  private record Memo(ConfigFindings config, List<ClusterSpec> clusters, Map<String, EndpointPolicy> policies,
       String[] names, ClusterFindings[] findings) {
     static final Memo NONE = new Memo(null, null, Map.of(), new String[0], new ClusterFindings[0]);
 
@@ -125,11 +132,14 @@ public final class DesiredStateValidator implements Validator {
   }
 
   /** One cluster's endpoint findings and what they were computed from. */
-  private record ClusterFindings(List<EndpointSpec> endpoints, int minEligible, List<Violation> violations) {
-    static ClusterFindings of(String name, List<EndpointSpec> endpoints, int minEligible) {
+  private record ClusterFindings(List<EndpointSpec> endpoints, EndpointPolicy policy, List<Violation> violations) {
+    static ClusterFindings of(String name, List<EndpointSpec> endpoints, EndpointPolicy policy) {
       Findings f = new Findings();
-      EndpointRules.checkCluster(name, endpoints, minEligible, f);
-      return new ClusterFindings(endpoints, minEligible, List.copyOf(f.violations()));
+      EndpointRules.checkCluster(name, endpoints, policy.minEligible(), f);
+      if (policy.zonePreference()) {
+        ZonePlan.check(name, endpoints, policy.minEligible(), f);
+      }
+      return new ClusterFindings(endpoints, policy, List.copyOf(f.violations()));
     }
   }
 

@@ -67,6 +67,23 @@ public final class EndpointRules {
         checkCluster(cluster, endpoints, minEligible(declared.get(cluster)), f));
   }
 
+  /**
+   * Why a list of zone hints is refused: an empty or repeated zone (a zone's clients would be
+   * counted twice, or a client of no zone matched), or empty when there is no problem.
+   */
+  public static Optional<String> zoneHintsProblem(List<String> zones) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String zone : zones) {
+      if (zone == null || zone.isBlank()) {
+        return Optional.of("a zone must not be empty, was " + zones);
+      }
+      if (!seen.add(zone)) {
+        return Optional.of("names zone '" + zone + "' twice");
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Why {@code weight} is no endpoint's weight ({@code "weight must be ..., was 0"}), or empty. */
   public static Optional<String> weightProblem(long weight) {
     return weight >= MIN_WEIGHT && weight <= MAX_WEIGHT ? Optional.empty()
@@ -148,6 +165,10 @@ public final class EndpointRules {
       if (!e.hostname().isEmpty()) {
         hostnameProblem(e.hostname())
             .ifPresent(problem -> f.error("endpoint.hostname", src, Labels.field(at, "hostname"), problem));
+      }
+      if (!e.zoneHints().isEmpty()) {
+        zoneHintsProblem(e.zoneHints())
+            .ifPresent(problem -> f.error("endpoint.zone-hints", src, Labels.field(at, "zoneHints"), problem));
       }
       if (!e.hashKey().isEmpty()) {
         hashKeyProblem(e.hashKey())

@@ -30,6 +30,7 @@ final class EndpointRecords {
         .setTargetRef(e.targetRef())
         .setHostname(e.hostname())
         .addAllAdditionalAddresses(e.additionalAddresses())
+        .addAllZoneHints(e.zoneHints())
         .build();
   }
 
@@ -40,7 +41,7 @@ final class EndpointRecords {
           r.getAddress(), r.getPort(), r.getZone(), r.getWeight(), r.getPriority(),
           EndpointState.valueOf(r.getState().name()), r.getOrigin(), r.hasCapacityRps() ? r.getCapacityRps() : null,
           r.getHashKey(), r.getTargetRef(), r.getHostname(),
-          r.getAdditionalAddressesList()));
+          r.getAdditionalAddressesList(), r.getZoneHintsList()));
     }
     return out;
   }

@@ -15,7 +15,9 @@ import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.HashKeySource;
+import io.signalbox.model.ZonePreference;
 import io.signalbox.validation.EndpointRules;
+import io.signalbox.validation.ZonePlan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -43,9 +45,16 @@ final class AssignmentTranslator {
    * live on the assignment. The translator reuses an assignment while this stays equal.
    *
    * @param overprovisioningFactor null for the clients' default (140)
+   * @param zonePreference whether each endpoint says which zones' clients prefer it ({@link ZoneView})
+   * @param minEligible the cluster's minimum, which a zone must meet to be preferred ({@link ZonePlan})
    */
   record Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities,
-      HashKeySource hashKeys) {
+      HashKeySource hashKeys, ZonePreference zonePreference, int minEligible) {
+    Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities,
+        HashKeySource hashKeys) {
+      this(endpoints, overprovisioningFactor, localities, hashKeys, ZonePreference.NONE, 0);
+    }
+
     Input(List<EndpointSpec> endpoints, Integer overprovisioningFactor, Localities localities) {
       this(endpoints, overprovisioningFactor, localities, HashKeySource.ADDRESS);
     }
@@ -93,7 +102,9 @@ final class AssignmentTranslator {
   }
 
   static ClusterLoadAssignment toAssignment(String clusterName, Input input) {
-    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints(), input.localities(), input.hashKeys());
+    ZonePlan zones = input.zonePreference() == ZonePreference.SAME_ZONE
+        ? ZonePlan.of(input.endpoints(), input.minEligible()) : null;
+    ClusterLoadAssignment cla = toAssignment(clusterName, input.endpoints(), input.localities(), input.hashKeys(), zones);
     if (input.overprovisioningFactor() == null) {
       return cla;
     }
@@ -113,6 +124,12 @@ final class AssignmentTranslator {
 
   static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints, Localities mode,
       HashKeySource hashKeys) {
+    return toAssignment(clusterName, endpoints, mode, hashKeys, null);
+  }
+
+  /** @param zones which zones prefer each endpoint, said in its metadata; null for none */
+  static ClusterLoadAssignment toAssignment(String clusterName, List<EndpointSpec> endpoints, Localities mode,
+      HashKeySource hashKeys, ZonePlan zones) {
     List<EndpointSpec> offered = new ArrayList<>(endpoints.size());
     for (EndpointSpec e : endpoints) {
       if (healthStatus(e) != null) {
@@ -147,7 +164,7 @@ final class AssignmentTranslator {
           cla.addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(emittedPriority)
               .setLocality(endpointLocality(e))
               .setLoadBalancingWeight(uint32((int) Math.min(localityWeight, UINT32_MAX)))
-              .addLbEndpoints(lbEndpoint(e, weight, hashKeys)));
+              .addLbEndpoints(lbEndpoint(e, weight, hashKeys, zones)));
         }
         continue;
       }
@@ -161,7 +178,7 @@ final class AssignmentTranslator {
         EndpointSpec e = offered.get(i);
         int weight = lbWeight(e);
         weightSum += weight;
-        locality.addLbEndpoints(lbEndpoint(e, weight, hashKeys));
+        locality.addLbEndpoints(lbEndpoint(e, weight, hashKeys, zones));
       }
       // grpc-xds ignores a locality without a weight ("No usable endpoint"); Envoy caps the sum at
       // uint32.
@@ -209,6 +226,23 @@ final class AssignmentTranslator {
     return Locality.newBuilder().setZone(e.zone()).setSubZone(e.key()).build();
   }
 
+  /**
+   * Moves {@code moved} (a copy of {@code original}) to {@code priority}, as a variant renumbering
+   * priorities must: an endpoint's own locality ({@link #endpointLocality}) keeps its name at any
+   * priority, a zone's is named by its new priority ({@link #locality}).
+   */
+  static void placeAt(LocalityLbEndpoints.Builder moved, LocalityLbEndpoints original, int priority) {
+    moved.setPriority(priority);
+    String subZone = original.getLocality().getSubZone();
+    Locality where = !subZone.isEmpty() && !subZone.startsWith(PRIORITY_SUB_ZONE)
+        ? original.getLocality() : locality(original.getLocality().getZone(), priority);
+    if (where == null) {
+      moved.clearLocality();
+    } else {
+      moved.setLocality(where);
+    }
+  }
+
   /** The sub-zone that tells a priority's locality from the same zone's at other priorities. */
   static final String PRIORITY_SUB_ZONE = "priority-";
 
@@ -232,7 +266,7 @@ final class AssignmentTranslator {
   static final String LB_METADATA = "envoy.lb";
   static final String HASH_KEY = "hash_key";
 
-  private static LbEndpoint lbEndpoint(EndpointSpec e, int weight, HashKeySource hashKeys) {
+  private static LbEndpoint lbEndpoint(EndpointSpec e, int weight, HashKeySource hashKeys, ZonePlan zones) {
     // DNS names are passed through as given. Envoy's EDS resolves nothing (it needs IP addresses,
     // so Envoy fleets should be fed IPs); grpc-xds resolves nothing either. The validator may warn.
     SocketAddress socket =
@@ -242,9 +276,17 @@ final class AssignmentTranslator {
             .build();
     LbEndpoint.Builder out = LbEndpoint.newBuilder();
     String key = hashKeys.keyOf(e);
-    if (!key.isEmpty()) {
-      out.setMetadata(Metadata.newBuilder().putFilterMetadata(LB_METADATA, Struct.newBuilder()
-          .putFields(HASH_KEY, Value.newBuilder().setStringValue(key).build()).build()));
+    List<String> preferredBy = zones == null ? List.of() : zones.preferring(e);
+    if (!key.isEmpty() || !preferredBy.isEmpty()) {
+      Metadata.Builder metadata = Metadata.newBuilder();
+      if (!key.isEmpty()) {
+        metadata.putFilterMetadata(LB_METADATA, Struct.newBuilder()
+            .putFields(HASH_KEY, Value.newBuilder().setStringValue(key).build()).build());
+      }
+      if (!preferredBy.isEmpty()) {
+        metadata.putFilterMetadata(ZonePlan.METADATA, ZoneView.preferredBy(preferredBy));
+      }
+      out.setMetadata(metadata);
     }
     Endpoint.Builder endpoint = Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(socket));
     for (String other : e.additionalAddresses()) {

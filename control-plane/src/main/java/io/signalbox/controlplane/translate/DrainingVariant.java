@@ -3,7 +3,6 @@ package io.signalbox.controlplane.translate;
 import static io.signalbox.controlplane.translate.ProtoValues.uint32;
 
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
-import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
@@ -60,16 +59,7 @@ public final class DrainingVariant {
           kept.setLoadBalancingWeight(uint32((int) Math.min(weight, 0xFFFF_FFFFL)));
         }
         if (emitted != locality.getPriority()) {
-          kept.setPriority(emitted);
-          String subZone = locality.getLocality().getSubZone();
-          // An endpoint's own locality keeps its name at any priority; a zone's is named by priority.
-          Locality moved = !subZone.isEmpty() && !subZone.startsWith(AssignmentTranslator.PRIORITY_SUB_ZONE)
-              ? locality.getLocality() : AssignmentTranslator.locality(locality.getLocality().getZone(), emitted);
-          if (moved == null) {
-            kept.clearLocality();
-          } else {
-            kept.setLocality(moved);
-          }
+          AssignmentTranslator.placeAt(kept, locality, emitted);
         }
       }
       out.addEndpoints(kept);

@@ -9,6 +9,7 @@ import io.signalbox.model.DesiredState;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.ListenerSpec;
 import io.signalbox.model.RouteConfigSpec;
+import io.signalbox.model.ZonePreference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -132,7 +133,9 @@ public final class XdsTranslator {
       assignments[n] = reuseOrBuild(oldAssignment,
           new AssignmentTranslator.Input(clusterEndpoints, spec.locality().overprovisioningFactor(),
               AssignmentTranslator.Localities.of(spec),
-              spec.effectiveHashKeySource()),
+              spec.effectiveHashKeySource(), spec.effectiveZonePreference(),
+              // Only a zone preference reads the minimum: another change of it keeps the assignment.
+              spec.effectiveZonePreference() == ZonePreference.SAME_ZONE ? spec.effectiveMinEligible() : 0),
           e -> resource(XdsType.ENDPOINT, name, AssignmentTranslator.toAssignment(name, e), Set.of()));
       delta.cluster(name, clusters[n] != oldCluster ? clusters[n] : null,
           assignments[n] != oldAssignment ? assignments[n] : null, hadEndpoints, hasEndpoints[n]);

@@ -7,6 +7,7 @@ import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.translate.DrainingVariant;
 import io.signalbox.controlplane.translate.OneDropCategory;
+import io.signalbox.controlplane.translate.ZoneView;
 import io.signalbox.validation.DrainingAs;
 import java.util.Map;
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.HashMap;
 /**
  * The endpoints (EDS) of a snapshot as the clients of one {@link Shape} see them: those that get
  * DRAINING endpoints another way ({@link DrainingVariant}), and those that honour one drop category
- * ({@link OneDropCategory}, Envoy): one instance per shape other than {@link Shape#OWN}, shared by
+ * ({@link OneDropCategory}, Envoy), and those of a zone that gets its own endpoints first ({@link
+ * ZoneView}): one instance per shape other than {@link Shape#OWN}, shared by
  * all such streams. Each variant resource carries the version of its own content, so a version string
  * names one content whichever clients it goes to; an assignment with nothing DRAINING is the
  * snapshot's own instance (same version, same bytes). The type's {@code version_info} stays the
@@ -30,12 +32,22 @@ final class AssignmentVariants {
    *
    * @param drainingAs how DRAINING endpoints are sent to it
    * @param oneDropCategory whether it honours only one {@code drop_overloads} category
+   * @param zone the zone its node locality names, whose preferred endpoints it gets first
+   *     ({@link ZoneView}); empty for none
    */
-  record Shape(DrainingAs drainingAs, boolean oneDropCategory) {
+  record Shape(DrainingAs drainingAs, boolean oneDropCategory, String zone) {
     /** The snapshot's own assignments: no variant. */
-    static final Shape OWN = new Shape(DrainingAs.DRAINING, false);
+    static final Shape OWN = new Shape(DrainingAs.DRAINING, false, "");
 
-    /** Every shape that needs a variant. */
+    Shape {
+      zone = zone == null ? "" : zone;
+    }
+
+    Shape(DrainingAs drainingAs, boolean oneDropCategory) {
+      this(drainingAs, oneDropCategory, "");
+    }
+
+    /** Every shape of no zone that needs a variant; a zone's are made when a client of it comes. */
     static java.util.List<Shape> variants() {
       java.util.List<Shape> out = new java.util.ArrayList<>();
       for (DrainingAs as : DrainingAs.values()) {
@@ -108,7 +120,8 @@ final class AssignmentVariants {
       return known;
     }
     ClusterLoadAssignment cla = assignment(r);
-    ClusterLoadAssignment changed = cla == null ? null : DrainingVariant.of(cla, shape.drainingAs());
+    ClusterLoadAssignment changed = cla == null ? null
+        : DrainingVariant.of(ZoneView.of(cla, shape.zone()), shape.drainingAs());
     if (changed != null && shape.oneDropCategory()) {
       changed = OneDropCategory.of(changed);
     }

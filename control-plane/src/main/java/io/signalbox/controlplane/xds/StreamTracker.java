@@ -38,8 +38,9 @@ final class StreamTracker {
   private final Waves waves;
   private final ClientKinds kinds;
   // One per shape of assignment other than the snapshot's own (DRAINING sent another way, one drop
-  // category), shared by every stream of that shape.
-  private final Map<AssignmentVariants.Shape, AssignmentVariants> variants = new java.util.HashMap<>();
+  // category, a zone's preference), shared by every stream of that shape; a zone's shapes are added
+  // when its first client comes, on whichever thread that is.
+  private final Map<AssignmentVariants.Shape, AssignmentVariants> variants = new ConcurrentHashMap<>();
   private final MeterRegistry meters;
   private final Map<XdsType, Counter> bytesPushed = new java.util.EnumMap<>(XdsType.class);
   private final ResponseEncoder encoder = new ResponseEncoder();
@@ -104,6 +105,18 @@ final class StreamTracker {
    */
   long members() {
     return members.get();
+  }
+
+  /**
+   * The EDS variants {@code node} gets, or null for the snapshot's own. A zone's shape serves the
+   * snapshot's own assignments wherever no cluster prefers that zone ({@link
+   * io.signalbox.controlplane.translate.ZoneView}), so a client with a zone gets the same bytes as
+   * before unless a cluster asks for zone preference.
+   */
+  private AssignmentVariants variantsFor(io.envoyproxy.envoy.config.core.v3.Node node) {
+    AssignmentVariants.Shape shape = new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node),
+        node.getLocality().getZone());
+    return shape.equals(AssignmentVariants.Shape.OWN) ? null : variants.computeIfAbsent(shape, AssignmentVariants::new);
   }
 
   /** The stream ended (the client left, was refused, or the server stops): it is forgotten. */
@@ -205,7 +218,7 @@ final class StreamTracker {
       java.util.function.Consumer<EncodedResponse.Stamped> sink) {
     long streamId = ids.getAndIncrement();
     XdsStream created = new XdsStream(streamId, delta, clock.instant(), waves, changes,
-        node -> variants.get(new AssignmentVariants.Shape(kinds.drainingAs(node), kinds.oneDropCategory(node))), index,
+        this::variantsFor, index,
         new Outbound(context, sink, encoder, bytesPushed), events);
     streams.put(streamId, created);
     log.info("xDS stream {} opened ({})", streamId, delta ? "delta" : "state of the world");

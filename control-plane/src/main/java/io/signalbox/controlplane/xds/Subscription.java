@@ -81,7 +81,7 @@ final class Subscription {
   long responses;
   long bytesSent;
 
-  // For EDS to a client that gets DRAINING endpoints another way, the variants it is offered
+  // For EDS to a client that gets DRAINING endpoints another way or a zone's view, the variants it is offered
   // instead of the snapshot's resources; null for every other subscription.
   private final AssignmentVariants variants;
 

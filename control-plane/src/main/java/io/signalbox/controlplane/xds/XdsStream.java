@@ -63,8 +63,8 @@ final class XdsStream {
   private boolean unindexed;
 
   /**
-   * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way), or
-   *     null for the snapshot's own; asked once, for the stream's first node
+   * @param variantsFor the EDS variants a node gets (its DRAINING endpoints sent another way, its
+   *     zone's view), or null for the snapshot's own; asked once, for the stream's first node
    * @param index where this stream files its subscriptions, and reads what unconcerned releases settled
    * @param out where its responses are written, in order, outside the lock
    * @param events where each response sent is told to the history

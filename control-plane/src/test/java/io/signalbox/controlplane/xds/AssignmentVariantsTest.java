@@ -18,12 +18,14 @@ import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.proto.v1.Provenance;
 import io.signalbox.validation.DrainingAs;
+import io.signalbox.validation.ZonePlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -35,15 +37,26 @@ class AssignmentVariantsTest {
 
   private static final long SEED = 33;
 
-  private static ClusterLoadAssignment cla(String name, boolean[] draining) {
+  /**
+   * @param flagged per endpoint: DRAINING for a drain shape; preferred by zone {@code a} (said in
+   *     the zone preference metadata, as the translation says it) for a zone's shape
+   */
+  private static ClusterLoadAssignment cla(String name, boolean[] flagged, AssignmentVariants.Shape shape) {
     LocalityLbEndpoints.Builder locality = LocalityLbEndpoints.newBuilder()
-        .setLoadBalancingWeight(UInt32Value.of(draining.length));
-    for (int i = 0; i < draining.length; i++) {
-      locality.addLbEndpoints(LbEndpoint.newBuilder()
+        .setLoadBalancingWeight(UInt32Value.of(flagged.length));
+    boolean zone = !shape.zone().isEmpty();
+    for (int i = 0; i < flagged.length; i++) {
+      LbEndpoint.Builder e = LbEndpoint.newBuilder()
           .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder()
               .setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0." + (i + 1)).setPortValue(8080))))
-          .setHealthStatus(draining[i] ? HealthStatus.DRAINING : HealthStatus.HEALTHY)
-          .setLoadBalancingWeight(UInt32Value.of(1)));
+          .setHealthStatus(flagged[i] && !zone ? HealthStatus.DRAINING : HealthStatus.HEALTHY)
+          .setLoadBalancingWeight(UInt32Value.of(1));
+      if (flagged[i] && zone) {
+        e.getMetadataBuilder().putFilterMetadata(ZonePlan.METADATA, com.google.protobuf.Struct.newBuilder()
+            .putFields("zones", com.google.protobuf.Value.newBuilder().setListValue(com.google.protobuf.ListValue
+                .newBuilder().addValues(com.google.protobuf.Value.newBuilder().setStringValue("a"))).build()).build());
+      }
+      locality.addLbEndpoints(e);
     }
     return ClusterLoadAssignment.newBuilder().setClusterName(name).addEndpoints(locality).build();
   }
@@ -58,7 +71,8 @@ class AssignmentVariantsTest {
 
   @Test
   void variantsBuiltFromTheParentsEqualVariantsBuiltFromScratch() {
-    for (DrainingAs as : List.of(DrainingAs.UNHEALTHY, DrainingAs.OMIT)) {
+    for (AssignmentVariants.Shape as : List.of(new AssignmentVariants.Shape(DrainingAs.UNHEALTHY, false),
+        new AssignmentVariants.Shape(DrainingAs.OMIT, false), new AssignmentVariants.Shape(DrainingAs.DRAINING, false, "a"))) {
       Random random = new Random(SEED);
       SnapshotBuilder builder = new SnapshotBuilder();
       AssignmentVariants incremental = new AssignmentVariants(as);
@@ -75,7 +89,7 @@ class AssignmentVariantsTest {
           clusters.put(name, draining);
         }
         List<TranslatedResource> resources = new ArrayList<>();
-        clusters.forEach((n, d) -> resources.add(new TranslatedResource(XdsType.ENDPOINT, n, cla(n, d), Set.of())));
+        clusters.forEach((n, d) -> resources.add(new TranslatedResource(XdsType.ENDPOINT, n, cla(n, d, as), Set.of())));
         Snapshot s = builder.candidate(resources, Map.of(), parent, Provenance.newBuilder().setCause("test").build())
             .seal(epoch, Instant.EPOCH);
         if (parent != null) {
@@ -91,7 +105,15 @@ class AssignmentVariantsTest {
           ClusterLoadAssignment sent = r.content(ClusterLoadAssignment.class);
           assertThat(r.version()).isEqualTo(SnapshotBuilder.versionOf(sent));
           assertThat(sent.getEndpointsList()).allSatisfy(l -> assertThat(l.getLbEndpointsList())
-              .noneMatch(e -> e.getHealthStatus() == HealthStatus.DRAINING));
+              .noneMatch(e -> e.getHealthStatus() == HealthStatus.DRAINING || e.hasMetadata()));
+          if (!as.zone().isEmpty()) {
+            // Zone a's endpoints lead: priority 0 holds exactly those the source flagged, when any.
+            boolean[] flagged = clusters.get(r.name());
+            long preferred = IntStream.range(0, flagged.length).filter(i -> flagged[i]).count();
+            assertThat(sent.getEndpointsList().stream().filter(l -> l.getPriority() == 0)
+                .mapToInt(LocalityLbEndpoints::getLbEndpointsCount).sum())
+                .isEqualTo(preferred == 0 ? flagged.length : (int) preferred);
+          }
         }
       }
     }

@@ -88,7 +88,7 @@ final class SliceMapping {
           // The addresses of one endpoint are fungible (the API says consumers may use the first).
           EndpointSpec spec = new EndpointSpec(endpoint.getAddresses().get(0), port.getPort(), endpoint.getZone(),
               EndpointSpec.DEFAULT_WEIGHT, 0, stateOf(endpoint.getConditions()), origin, capacityRps, "",
-              targetRef(endpoint, namespace), endpoint.getHostname(), List.of());
+              targetRef(endpoint, namespace), endpoint.getHostname(), List.of(), zoneHints(endpoint));
           cluster.merge(spec.key(), spec, (held, offered) -> rank(offered.state()) > rank(held.state()) ? offered : held);
         }
       }
@@ -110,6 +110,22 @@ final class SliceMapping {
     }
     String namespace = ref.getNamespace() == null || ref.getNamespace().isEmpty() ? sliceNamespace : ref.getNamespace();
     return (ref.getKind() == null ? "" : ref.getKind()) + "/" + namespace + "/" + ref.getName();
+  }
+
+  /**
+   * The zones the EndpointSlice controller hinted the endpoint for ({@code hints.forZones},
+   * topology-aware routing), in name order; empty when it set none.
+   */
+  static List<String> zoneHints(Endpoint endpoint) {
+    if (endpoint.getHints() == null || endpoint.getHints().getForZones() == null) {
+      return List.of();
+    }
+    return endpoint.getHints().getForZones().stream()
+        .map(z -> z == null ? null : z.getName())
+        .filter(z -> z != null && !z.isEmpty())
+        .distinct()
+        .sorted()
+        .toList();
   }
 
   /** One violation per slice whose capacity annotation is refused, in the slices' fixed order. */

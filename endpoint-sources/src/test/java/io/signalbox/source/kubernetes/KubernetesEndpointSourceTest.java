@@ -279,4 +279,44 @@ class KubernetesEndpointSourceTest {
         && greeter().get(0).additionalAddresses().equals(List.of("fd00::7")));
     assertThat(greeter().get(0).targetRef()).isEqualTo("Pod/default/web-0");
   }
+
+  /** {@code endpoint} with the EndpointSlice controller's hints: the zones it should serve. */
+  private static Endpoint hinted(Endpoint e, String... zones) {
+    e.setHints(new io.fabric8.kubernetes.api.model.discovery.v1.EndpointHintsBuilder()
+        .withForZones(java.util.Arrays.stream(zones)
+            .map(z -> new io.fabric8.kubernetes.api.model.discovery.v1.ForZone(z)).toList())
+        .build());
+    return e;
+  }
+
+  @Test
+  void readsEachEndpointsZoneAndHintsThroughBothFamiliesAndFollowsTheControllerMovingAHint() {
+    client.resource(service("default", "greeter", port("grpc", 80))).create();
+    put(slice("default", "greeter-v4", "greeter", "grpc", 8080,
+        hinted(ready("10.0.0.1", "a"), "a"), hinted(ready("10.0.0.2", "b"), "b", "c")));
+    EndpointSlice six = slice("default", "greeter-v6", "greeter", "grpc", 8080,
+        hinted(ready("fd00::1", "a"), "a"), hinted(ready("fd00::2", "b"), "b", "c"));
+    six.setAddressType("IPv6");
+    put(six);
+    startSource(null);
+
+    eventually().until(() -> greeter().size() == 4);
+    Map<String, List<String>> hints = new java.util.TreeMap<>();
+    Map<String, String> zones = new java.util.TreeMap<>();
+    greeter().forEach(e -> {
+      hints.put(e.key(), e.zoneHints());
+      zones.put(e.key(), e.zone());
+    });
+    assertThat(hints).isEqualTo(Map.of("10.0.0.1:8080", List.of("a"), "10.0.0.2:8080", List.of("b", "c"),
+        "[fd00::1]:8080", List.of("a"), "[fd00::2]:8080", List.of("b", "c")));
+    assertThat(zones).containsEntry("10.0.0.2:8080", "b").containsEntry("[fd00::2]:8080", "b");
+
+    // The controller rebalances: zone c is now served from zone a.
+    put(slice("default", "greeter-v4", "greeter", "grpc", 8080,
+        hinted(ready("10.0.0.1", "a"), "a", "c"), hinted(ready("10.0.0.2", "b"), "b")));
+    eventually().until(() -> greeter().stream().anyMatch(
+        e -> e.key().equals("10.0.0.1:8080") && e.zoneHints().equals(List.of("a", "c"))));
+    assertThat(greeter().stream().filter(e -> e.key().equals("10.0.0.2:8080")).findFirst().orElseThrow().zoneHints())
+        .containsExactly("b");
+  }
 }
