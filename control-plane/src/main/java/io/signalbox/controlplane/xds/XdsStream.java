@@ -314,7 +314,7 @@ final class XdsStream {
    * one is, the answer is yes: a drain then also waits for this client's ACK, never ends without it.
    */
   boolean holds(XdsType type, String name) {
-    ReadInContext read = new ReadInContext();
+    ContextRead read = new ContextRead();
     boolean[] holds = {true};
     out.execute(() -> {
       Subscription s = subscriptions.get(type);
@@ -331,7 +331,7 @@ final class XdsStream {
    * change count moves, so a list built from this answer is rebuilt at its next read.
    */
   ClientStatus status() {
-    ReadInContext read = new ReadInContext();
+    ContextRead read = new ContextRead();
     out.execute(() -> {
       ClientStatus was = status;
       refreshStatus();
@@ -346,31 +346,6 @@ final class XdsStream {
       now = ClientStatus.of(id, delta, connectedAt, node, waves.name(wave), null, Map.of(), null);
     }
     return now;
-  }
-
-  /**
-   * One read of context-confined state by another thread: whether the task ran before the reader
-   * looked ({@link #deferred} false) or after (the reader went on with what was published before).
-   */
-  private static final class ReadInContext extends java.util.concurrent.atomic.AtomicInteger {
-    private static final int PENDING = 0;
-    private static final int DONE = 1;
-    private static final int GAVE_UP = 2;
-
-    /** The task ran; called last in it. */
-    void done() {
-      compareAndSet(PENDING, DONE);
-    }
-
-    /** The task ran; @return whether its reader had already gone on without it. */
-    boolean doneLate() {
-      return !compareAndSet(PENDING, DONE);
-    }
-
-    /** Called by the reader once {@code execute} returned: whether the task is still to run. */
-    boolean deferred() {
-      return compareAndSet(PENDING, GAVE_UP);
-    }
   }
 
   private void refreshStatus() {
