@@ -4,7 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
-import io.signalbox.controlplane.admin.DrainLoads;
+import io.signalbox.controlplane.telemetry.DrainLoads;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.config.RolloutSettings;

@@ -1,5 +1,11 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.LoadView;
+import io.signalbox.controlplane.fleet.AttentionMetrics;
+import io.signalbox.controlplane.fleet.FleetMetrics;
+import io.signalbox.controlplane.fleet.FleetSampler;
+import io.signalbox.controlplane.telemetry.FirstTraffic;
+import io.signalbox.controlplane.telemetry.LoadSeries;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
@@ -144,12 +150,13 @@ public final class AdminServer implements AutoCloseable {
       return t;
     });
     FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
-    FirstTraffic firstTraffic = FirstTraffic.of(backend).start();
+    FirstTraffic firstTraffic = FirstTraffic.of(() -> backend.view().get().snapshot(), backend.store(), backend.load(),
+        backend.clock()).start();
     firstTraffic.bindTo(backend.meters());
     FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
     fleet.bindTo(backend.meters());
     // Served clusters only: the scrape adds the reported ones from its own single read.
-    LoadSeries load = new LoadSeries(backend.load(), () -> LoadRoutes.optedIn(backend), backend.clock());
+    LoadSeries load = new LoadSeries(backend.load(), () -> LoadView.optedIn(backend.view().get()), backend.clock());
     load.bindTo(backend.meters());
     new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
         .bindTo(backend.meters());

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.controlplane.reconcile.HeldUpdates;
 import io.signalbox.controlplane.reconcile.ReconcileStatus;
@@ -30,11 +30,11 @@ import java.util.function.Predicate;
  * @param state the endpoint's served state, or null when it is not served (or for a cluster)
  * @param states for a cluster: how many endpoints are served in each state
  */
-record Explanation(String cluster, String endpoint, long epoch, String state, String origin,
+public record Explanation(String cluster, String endpoint, long epoch, String state, String origin,
     Map<String, Integer> states, List<Cause> causes) {
 
   /** One reason, dated when it began; {@code at} is null when that is not known (a source's word). */
-  record Cause(Instant at, String kind, String message) {}
+  public record Cause(Instant at, String kind, String message) {}
 
   static final String FREEZE = "freeze";
   static final String GUARD = "guard";
@@ -42,7 +42,7 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
   static final String LIFECYCLE = "lifecycle";
   static final String SOURCE = "source";
   static final String TRANSITION = "transition";
-  static final String ADMISSION = "admission";
+  public static final String ADMISSION = "admission";
 
   /**
    * What the explanation is made of.
@@ -52,12 +52,12 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
    * @param drainingSince the first epoch of an endpoint's current DRAINING run, or null
    * @param epochCreated when an epoch was created, or null when unknown
    */
-  record Facts(long epoch, List<EndpointSpec> served, List<OperatorOverride> overrides,
+  public record Facts(long epoch, List<EndpointSpec> served, List<OperatorOverride> overrides,
       List<HeldUpdates.Held> held, ReconcileStatus status, List<AuditEntry> audit,
       Function<EndpointRef, Long> drainingSince, LongFunction<Instant> epochCreated) {}
 
   /** This explanation with {@code cause} first (a cause of the whole cluster, dated now or unknown). */
-  Explanation withFirst(Cause cause) {
+  public Explanation withFirst(Cause cause) {
     List<Cause> all = new ArrayList<>();
     all.add(cause);
     all.addAll(causes);
@@ -65,7 +65,7 @@ record Explanation(String cluster, String endpoint, long epoch, String state, St
   }
 
   /** @param endpoint the endpoint to explain, or null for the whole cluster */
-  static Explanation of(String cluster, EndpointRef endpoint, Facts facts) {
+  public static Explanation of(String cluster, EndpointRef endpoint, Facts facts) {
     Predicate<EndpointRef> concerns = ref -> ref.cluster().equals(cluster) && (endpoint == null || ref.equals(endpoint));
     List<EndpointSpec> served = facts.served().stream()
         .filter(e -> endpoint == null || e.key().equals(endpoint.key())).toList();

@@ -1,15 +1,11 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.signalbox.controlplane.admin.LoadView.Counts;
-import io.signalbox.controlplane.admin.LoadView.Interval;
-import io.signalbox.controlplane.admin.LoadView.Place;
-import io.signalbox.controlplane.admin.LoadView.Reporter;
-import io.signalbox.controlplane.telemetry.DropLoad;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
-import io.signalbox.controlplane.telemetry.ReportingClient;
+import io.signalbox.controlplane.telemetry.LoadView.Counts;
+import io.signalbox.controlplane.telemetry.LoadView.Interval;
+import io.signalbox.controlplane.telemetry.LoadView.Place;
+import io.signalbox.controlplane.telemetry.LoadView.Reporter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

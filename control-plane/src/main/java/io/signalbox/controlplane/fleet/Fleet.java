@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * Where the fleet stands against the current epoch: per client, per node group, per epoch. Pure:
  * the caller supplies the clients, the epochs' creation times and the time.
  */
-final class Fleet {
+public final class Fleet {
 
   /** The group of clients that send no {@code node.cluster}. */
   static final String NO_GROUP = "none";
@@ -33,7 +33,7 @@ final class Fleet {
    * @param lagSeconds how long it has been behind: now − the creation of the first epoch it lacks
    * @param nacking its latest NACK of some type is newer than what it ACKed of that type
    */
-  record ClientView(@JsonUnwrapped ClientStatus client, String group, long heldEpoch, long lagEpochs,
+  public record ClientView(@JsonUnwrapped ClientStatus client, String group, long heldEpoch, long lagEpochs,
       double lagSeconds, boolean nacking) {}
 
   /** One client's standing NACK of one type, with the client's own error text. */
@@ -73,7 +73,7 @@ final class Fleet {
    * @param createdAt creation time of known epochs; a client older than all of them is reported as
    *     behind since the oldest known one (a lower bound)
    */
-  static ClientView view(ClientStatus c, long current, NavigableMap<Long, Instant> createdAt, Instant now) {
+  public static ClientView view(ClientStatus c, long current, NavigableMap<Long, Instant> createdAt, Instant now) {
     long held = c.epoch();
     for (TypeStatus t : c.types().values()) {
       if (standing(t)) {
@@ -94,13 +94,13 @@ final class Fleet {
   }
 
   /** Most behind first, so a truncated list shows the clients that need attention. */
-  static final Comparator<ClientView> WORST_FIRST = Comparator
+  public static final Comparator<ClientView> WORST_FIRST = Comparator
       .comparing(ClientView::nacking).reversed()
       .thenComparing(Comparator.comparingLong(ClientView::lagEpochs).reversed())
       .thenComparing(v -> v.client().nodeId())
       .thenComparingLong(v -> v.client().streamId());
 
-  static Summary summarize(List<ClientView> views, long current, Instant currentCreatedAt, int nackLimit) {
+  public static Summary summarize(List<ClientView> views, long current, Instant currentCreatedAt, int nackLimit) {
     Map<Long, Integer> byEpoch = new TreeMap<>(Comparator.reverseOrder());
     Map<String, List<ClientView>> groups = new TreeMap<>();
     List<Nack> nacks = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,20 +12,20 @@ import java.util.TreeMap;
  * bounded by capacity × groups per sample ({@link FleetMetrics#MAX_GROUPS} at most, the rest folded
  * into {@code other}).
  */
-final class LagHistory {
+public final class LagHistory {
 
   /** One node group at one moment: {@code behind} clients do not hold the current epoch. */
-  record GroupLag(String group, int clients, int behind, long maxLagEpochs, double maxLagSeconds) {}
+  public record GroupLag(String group, int clients, int behind, long maxLagEpochs, double maxLagSeconds) {}
 
   /** The whole fleet at one moment, and each group (largest first). */
-  record Sample(Instant at, long epoch, int clients, int behind, long maxLagEpochs, double maxLagSeconds,
+  public record Sample(Instant at, long epoch, int clients, int behind, long maxLagEpochs, double maxLagSeconds,
       List<GroupLag> groups) {
-    Sample {
+    public Sample {
       groups = List.copyOf(groups);
     }
 
     /** This sample with only its {@code n} largest groups. */
-    Sample largestGroups(int n) {
+    public Sample largestGroups(int n) {
       return n >= groups.size() ? this
           : new Sample(at, epoch, clients, behind, maxLagEpochs, maxLagSeconds, groups.subList(0, n));
     }
@@ -49,7 +49,7 @@ final class LagHistory {
   }
 
   /** Samples taken at or after {@code from}, oldest first. */
-  synchronized List<Sample> since(Instant from) {
+  public synchronized List<Sample> since(Instant from) {
     List<Sample> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       Sample s = ring[(next - size + i + ring.length) % ring.length];

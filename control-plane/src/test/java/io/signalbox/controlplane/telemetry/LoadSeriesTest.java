@@ -1,13 +1,10 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.controlplane.admin.PrometheusText;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.signalbox.controlplane.telemetry.DropLoad;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
-import io.signalbox.controlplane.telemetry.ReportingClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

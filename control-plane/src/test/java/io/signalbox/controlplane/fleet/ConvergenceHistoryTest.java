@@ -1,8 +1,8 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
-import static io.signalbox.controlplane.admin.FleetTest.CDS;
-import static io.signalbox.controlplane.admin.FleetTest.T0;
-import static io.signalbox.controlplane.admin.FleetTest.type;
+import static io.signalbox.controlplane.fleet.FleetTest.CDS;
+import static io.signalbox.controlplane.fleet.FleetTest.T0;
+import static io.signalbox.controlplane.fleet.FleetTest.type;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,8 +20,6 @@ import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.telemetry.LoadReporting;
-import io.signalbox.controlplane.telemetry.LrsTestServer;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.TypeStatus;
 import io.signalbox.lifecycle.EndpointRef;

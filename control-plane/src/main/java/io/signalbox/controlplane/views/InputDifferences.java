@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.controlplane.reconcile.HeldUpdates;
 import io.signalbox.controlplane.reconcile.Intent;
@@ -16,7 +16,7 @@ import java.util.Map;
  * A rollback right after a fix undid the fix and nothing anywhere said that the files and what
  * clients hold now differ (issue 42).
  */
-final class InputDifferences {
+public final class InputDifferences {
 
   private InputDifferences() {}
 
@@ -31,7 +31,7 @@ final class InputDifferences {
    */
   record Difference(String kind, Instant since, String says, String forward) {}
 
-  static List<Difference> of(PublishedView view) {
+  public static List<Difference> of(PublishedView view) {
     List<Difference> out = new ArrayList<>();
     StoredIntent.Freeze freeze = view.status().freeze();
     if (view.status().frozen()) {

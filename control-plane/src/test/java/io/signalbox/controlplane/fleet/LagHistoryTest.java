@@ -1,8 +1,8 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
-import static io.signalbox.controlplane.admin.FleetTest.T0;
-import static io.signalbox.controlplane.admin.FleetTest.client;
-import static io.signalbox.controlplane.admin.FleetTest.times;
+import static io.signalbox.controlplane.fleet.FleetTest.T0;
+import static io.signalbox.controlplane.fleet.FleetTest.client;
+import static io.signalbox.controlplane.fleet.FleetTest.times;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.TypeResources;
@@ -29,7 +29,7 @@ import java.util.function.LongFunction;
  * before that was stored, they are derived: LDS and CDS are the whole type, RDS the names the
  * client's ACKed listeners reference, EDS those its ACKed clusters reference.
  */
-record ClientConfig(
+public record ClientConfig(
     String nodeId,
     String nodeCluster,
     String userAgent,
@@ -92,7 +92,7 @@ record ClientConfig(
       XdsType.LISTENER, "LDS", XdsType.ROUTE, "RDS");
 
   /** {@code EDS}, {@code ENDPOINT} or a type URL, any case; null if none of them. */
-  static XdsType parseType(String raw) {
+  public static XdsType parseType(String raw) {
     for (XdsType t : XdsType.ORDERED) {
       if (t.typeUrl().equals(raw) || SHORT.get(t).equalsIgnoreCase(raw) || t.name().equalsIgnoreCase(raw)) {
         return t;
@@ -110,7 +110,7 @@ record ClientConfig(
    * @param thisReplica this process's replica id: a stream it holds itself carries none of its own
    * @param node every stream of the node, {@code client} (the one detailed) among them
    */
-  static ClientConfig of(ClientStatus client, List<ClientStatus> node, LongFunction<Snapshot> epochs,
+  public static ClientConfig of(ClientStatus client, List<ClientStatus> node, LongFunction<Snapshot> epochs,
       Snapshot current, XdsType only, String thisReplica) {
     Map<String, TypeConfig> types = new LinkedHashMap<>();
     for (XdsType type : XdsType.ORDERED) {

@@ -1,13 +1,11 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.signalbox.controlplane.admin.PrometheusText;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.CountingLoadReports;
-import io.signalbox.controlplane.telemetry.LoadReporting;
 import io.signalbox.store.LoadReportStore.ClientLoadRow;
 import io.signalbox.store.LoadReportStore.LoadRow;
 import java.time.Duration;
@@ -88,7 +86,7 @@ class LoadReadsTest {
 
     store.clientReads.set(0);
     store.clusterReads.set(0);
-    assertThat(LoadRoutes.correlatedErrors(load, clock.instant())).isEmpty();
+    assertThat(LoadView.correlatedErrorsOf(load, clock.instant())).isEmpty();
 
     assertThat(store.clientReads).hasValue(1);
     assertThat(store.clusterReads).hasValue(1);

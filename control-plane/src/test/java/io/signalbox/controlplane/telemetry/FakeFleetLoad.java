@@ -1,12 +1,5 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
-import io.signalbox.controlplane.telemetry.ClientWork;
-import io.signalbox.controlplane.telemetry.ClusterLoad;
-import io.signalbox.controlplane.telemetry.DropLoad;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
-import io.signalbox.controlplane.telemetry.ReportingClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

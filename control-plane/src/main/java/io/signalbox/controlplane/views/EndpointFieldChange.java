@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.model.EndpointField;
 import io.signalbox.model.EndpointSpec;
@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param endpoint {@code address:port}
  * @param field an attribute's name ({@link EndpointField#component()}): {@code weight}, {@code state}, ...
  */
-record EndpointFieldChange(String resource, String endpoint, String field, String from, String to) {
+public record EndpointFieldChange(String resource, String endpoint, String field, String from, String to) {
 
   /** {@code 127.0.0.1:50051 weight 1 -> 5} */
   String text() {

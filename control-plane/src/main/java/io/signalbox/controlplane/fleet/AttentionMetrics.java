@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,13 +14,13 @@ import java.util.function.Supplier;
  * Gauges for what needs a person, read at scrape time: updates the guards hold (and how long the
  * oldest has waited, which the alert rules watch) and how fast the newest epochs reached the fleet.
  */
-final class AttentionMetrics implements MeterBinder {
+public final class AttentionMetrics implements MeterBinder {
 
   private final Supplier<List<HeldUpdates.Held>> held;
   private final ConvergenceHistory convergence;
   private final Clock clock;
 
-  AttentionMetrics(Supplier<List<HeldUpdates.Held>> held, ConvergenceHistory convergence, Clock clock) {
+  public AttentionMetrics(Supplier<List<HeldUpdates.Held>> held, ConvergenceHistory convergence, Clock clock) {
     this.held = held;
     this.convergence = convergence;
     this.clock = clock;

@@ -1,10 +1,7 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
-import io.signalbox.controlplane.telemetry.ClusterLoad;
-import io.signalbox.controlplane.telemetry.DropLoad;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
+import io.signalbox.controlplane.reconcile.PublishedView;
+import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.validation.CorrelatedErrors;
 import java.time.Duration;
 import java.time.Instant;
@@ -221,5 +218,33 @@ public record LoadView(String cluster, Instant at, long intervalSeconds, Instant
     }
     long max = places.stream().mapToLong(Place::issued).max().orElse(0);
     return (double) max * places.size() / total;
+  }
+
+  /**
+   * The clusters whose last interval raises correlated errors, as the status shows them: one
+   * message each, naming the erring localities.
+   */
+  public static List<String> correlatedErrorsOf(FleetLoad fleet, Instant now) {
+    FleetLoad load = fleet.oneRead(now.minus(LoadView.WINDOW));
+    return load.clusters().stream()
+        .map(c -> LoadView.of(load, c, now).correlatedErrors())
+        .filter(LoadView.Correlation::raised)
+        .map(LoadView.Correlation::message)
+        .toList();
+  }
+
+  /**
+   * The served clusters with {@code loadReporting} on, from the published view alone: no read of the
+   * store (a scrape, which reads the reported ones itself, would otherwise read every client row twice).
+   */
+  public static java.util.Set<String> optedIn(PublishedView view) {
+    if (view.snapshot() == null) {
+      return java.util.Set.of();
+    }
+    java.util.TreeSet<String> names = new java.util.TreeSet<>();
+    view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
+        .filter(name -> view.clusters().apply(name).reportsLoad())
+        .forEach(names::add);
+    return names;
   }
 }

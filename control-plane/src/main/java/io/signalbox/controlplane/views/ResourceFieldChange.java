@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -28,7 +28,7 @@ import java.util.TreeSet;
  * @param from the old value, {@code (unset)} when it had none
  * @param to the new value, {@code (unset)} when it has none
  */
-record ResourceFieldChange(String resource, String field, String from, String to) {
+public record ResourceFieldChange(String resource, String field, String from, String to) {
 
   static final String UNSET = "(unset)";
   /** A whole message as a value (one added to a list, say) is cut here: the path says where to look. */

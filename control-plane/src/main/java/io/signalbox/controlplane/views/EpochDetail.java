@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.TypeResources;
@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * (resources added, removed, changed; endpoint state transitions), what caused it, and how far each
  * node group has got with it.
  */
-record EpochDetail(
+public record EpochDetail(
     long epoch,
     long parentEpoch,
     java.time.Instant createdAt,
@@ -37,7 +37,7 @@ record EpochDetail(
    * @param fields what changed in each endpoint present in both epochs, per changed EDS resource
    * @param resourceFields each field that changed in a changed cluster, route configuration or listener
    */
-  record Diff(List<String> added, List<String> removed, List<String> changed, List<Transition> endpoints,
+  public record Diff(List<String> added, List<String> removed, List<String> changed, List<Transition> endpoints,
       List<EndpointFieldChange> fields, List<ResourceFieldChange> resourceFields) {}
 
   /** {@code from} is null for a new endpoint, {@code to} null for a removed one. */
@@ -46,7 +46,7 @@ record EpochDetail(
   /** Per node group: clients that hold this epoch (or later), that NACKed it, and the rest. */
   record Progress(int acked, int nacked, int pending) {}
 
-  static EpochDetail of(EpochRecord record, Snapshot snapshot, Snapshot parent, List<ClientStatus> clients) {
+  public static EpochDetail of(EpochRecord record, Snapshot snapshot, Snapshot parent, List<ClientStatus> clients) {
     Provenance p = snapshot == null ? Provenance.getDefaultInstance() : snapshot.provenance();
     return new EpochDetail(record.epoch(), record.parentEpoch(), record.createdAt(), record.contentHash(),
         record.status().name(), record.reason(), record.cause(), new TreeMap<>(p.getSourceGenerationsMap()),
@@ -54,7 +54,7 @@ record EpochDetail(
   }
 
   /** What changed from {@code parent} (null: nothing) to {@code s}. */
-  static Diff diff(Snapshot s, Snapshot parent) {
+  public static Diff diff(Snapshot s, Snapshot parent) {
     List<String> added = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     List<String> changed = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,8 +15,6 @@ import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.SnapshotBuilder;
 import io.signalbox.controlplane.snapshot.TranslatedResource;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import io.signalbox.proto.v1.Provenance;

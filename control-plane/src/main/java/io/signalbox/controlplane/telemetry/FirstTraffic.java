@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -9,10 +9,6 @@ import io.micrometer.core.instrument.Timer;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.telemetry.ClusterLoad;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.Locality;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
 import io.signalbox.model.EndpointSpec;
 import io.signalbox.model.EndpointState;
 import java.time.Clock;
@@ -45,7 +41,7 @@ import java.util.function.Supplier;
  * immutable map published at the end of each poll. What is noted lives in this process: epochs
  * published before it started are a baseline, never "became READY".
  */
-final class FirstTraffic implements AutoCloseable {
+public final class FirstTraffic implements AutoCloseable {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(FirstTraffic.class);
   /** How often published epochs are looked at: often enough that an epoch's time is its own. */
@@ -87,15 +83,16 @@ final class FirstTraffic implements AutoCloseable {
         return t;
       });
 
-  /** What the admin server serves: its published view, its store's epochs, its fleet's load. */
-  static FirstTraffic of(AdminBackend backend) {
-    return new FirstTraffic(() -> backend.view().get().snapshot(), epoch -> {
+  /** What a server serves: its published epoch, its store's epochs, its fleet's load. */
+  public static FirstTraffic of(Supplier<Snapshot> published, io.signalbox.store.EpochLog store, FleetLoad load,
+      Clock clock) {
+    return new FirstTraffic(published, epoch -> {
       try {
-        return backend.store().load(epoch).map(Snapshot::fromEnvelope).orElse(null);
+        return store.load(epoch).map(Snapshot::fromEnvelope).orElse(null);
       } catch (io.signalbox.store.StoreUnavailableException e) {
         return null; // skipped: the epoch after it is diffed against the one before
       }
-    }, backend.load(), backend.clock());
+    }, load, clock);
   }
 
   /**
@@ -111,7 +108,7 @@ final class FirstTraffic implements AutoCloseable {
   }
 
   /** Polls every {@link #POLL} on its own thread until closed. */
-  FirstTraffic start() {
+  public FirstTraffic start() {
     thread.scheduleWithFixedDelay(() -> {
       try {
         poll();
@@ -129,12 +126,12 @@ final class FirstTraffic implements AutoCloseable {
   }
 
   /** Registers {@code signalbox_load_first_traffic_seconds} per cluster as delays are found. */
-  void bindTo(MeterRegistry registry) {
+  public void bindTo(MeterRegistry registry) {
     this.registry = registry;
   }
 
   /** Per endpoint of {@code cluster} that became READY within the retention: its delay, or that it waits. */
-  List<LoadView.Readiness> of(String cluster) {
+  public List<LoadView.Readiness> of(String cluster) {
     return byCluster.getOrDefault(cluster, List.of());
   }
 

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.validation;
 
 import io.signalbox.validation.EditDistance;
 import java.util.Collection;

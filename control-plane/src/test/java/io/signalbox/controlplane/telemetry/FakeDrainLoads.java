@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.validation.DrainProgress;

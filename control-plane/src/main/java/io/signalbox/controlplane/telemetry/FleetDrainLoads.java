@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -7,9 +7,6 @@ import io.signalbox.controlplane.reconcile.PublishedView;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.snapshot.XdsResource;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.telemetry.ClientWork;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.Locality;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.validation.DrainProgress;
 import java.time.Duration;
@@ -25,7 +22,7 @@ import java.util.function.Supplier;
  * zone is an idle endpoint; a busy one may be busy elsewhere, and holds the drain until the
  * deadline).
  */
-final class FleetDrainLoads implements DrainLoads {
+public final class FleetDrainLoads implements DrainLoads {
 
   private final FleetLoad fleet;
   private final Supplier<PublishedView> view;

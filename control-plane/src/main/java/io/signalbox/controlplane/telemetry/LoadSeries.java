@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,10 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import io.signalbox.controlplane.telemetry.ClusterLoad;
-import io.signalbox.controlplane.telemetry.DropLoad;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import io.signalbox.controlplane.telemetry.LocalityLoad;
 
 /**
  * The clients' load reports as Prometheus series, per cluster and locality, never per client: a
@@ -31,7 +27,7 @@ import io.signalbox.controlplane.telemetry.LocalityLoad;
  * a query takes the {@code max} over replicas, never the {@code sum}. Counters count the closed
  * intervals that ended after this process started, each once; refreshed before every scrape.
  */
-final class LoadSeries implements MeterBinder {
+public final class LoadSeries implements MeterBinder {
 
   static final int MAX_CLUSTERS = 100;
   static final int MAX_LOCALITIES = 20;
@@ -60,7 +56,7 @@ final class LoadSeries implements MeterBinder {
    *     gauges (0 reporting, no correlated errors) before the first report, so an alert on them has
    *     a series to watch from the start
    */
-  LoadSeries(FleetLoad load, Supplier<Set<String>> optedIn, Clock clock) {
+  public LoadSeries(FleetLoad load, Supplier<Set<String>> optedIn, Clock clock) {
     this.load = load;
     this.optedIn = optedIn;
     this.clock = clock;
@@ -87,7 +83,7 @@ final class LoadSeries implements MeterBinder {
   }
 
   /** Recomputes the gauges and counts the intervals closed since the last call. Before each scrape. */
-  synchronized void refresh() {
+  public synchronized void refresh() {
     Instant now = clock.instant();
     List<MultiGauge.Row<?>> flight = new ArrayList<>();
     List<MultiGauge.Row<?>> current = new ArrayList<>();

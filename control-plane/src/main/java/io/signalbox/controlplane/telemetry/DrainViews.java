@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.telemetry;
 
 import io.signalbox.controlplane.snapshot.XdsType;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -13,7 +13,7 @@ import java.util.List;
  * (who holds the cluster, who ACKed, what their load reports say) gathered here, the verdict from
  * validation's {@link DrainProgress}, which is the only place that decides.
  */
-final class DrainViews {
+public final class DrainViews {
 
   private DrainViews() {}
 
@@ -23,7 +23,7 @@ final class DrainViews {
    * passed (DEADLINE); {@code verdict} says why, or what it waits for. Without load reporting every
    * client reports nothing, so the deadline decides: the rule before load reports.
    */
-  record DrainView(String cluster, String endpoint, String actor, String reason, Instant requestedAt,
+  public record DrainView(String cluster, String endpoint, String actor, String reason, Instant requestedAt,
       Instant deadline, Long drainingEpoch, int clientsAcked, int clientsTotal, boolean deadlinePassed,
       boolean safeToRemove, DrainProgress.Basis basis, String verdict, boolean loadReporting, List<String> ackedBy,
       List<String> notAckedBy, List<IdleClient> idle, long inFlight, List<BusyClient> inFlightBy,
@@ -39,7 +39,7 @@ final class DrainViews {
    * @param drainingEpoch the first epoch of the endpoint's DRAINING run, null while none carries it
    * @param holders the connected clients holding the endpoint's cluster
    */
-  static DrainView of(OperatorOverride.Drain d, Long drainingEpoch, List<ClientStatus> holders, DrainLoads loads,
+  public static DrainView of(OperatorOverride.Drain d, Long drainingEpoch, List<ClientStatus> holders, DrainLoads loads,
       Instant now) {
     boolean reporting = loads.reporting(d.endpoint().cluster());
     var reported = reporting ? loads.loads(d.endpoint()) : java.util.Map.<String, DrainProgress.ClientLoad>of();

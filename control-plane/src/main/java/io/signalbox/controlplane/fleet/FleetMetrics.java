@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -22,9 +22,9 @@ import java.util.function.ToDoubleFunction;
  * every scrape. Labelled by group only, never by node: a fleet of thousands stays a handful of
  * series, and groups beyond {@link #MAX_GROUPS} are folded into {@code other}.
  */
-final class FleetMetrics implements MeterBinder {
+public final class FleetMetrics implements MeterBinder {
 
-  static final int MAX_GROUPS = 100;
+  public static final int MAX_GROUPS = 100;
   static final String OTHER = "other";
 
   private final XdsServer xds;
@@ -35,7 +35,7 @@ final class FleetMetrics implements MeterBinder {
   private record Series(MultiGauge gauge, ToDoubleFunction<Fleet.Group> value) {}
 
   /** @param epochTimes creation times of recent epochs, to date lag in seconds ({@link FleetSampler}) */
-  FleetMetrics(XdsServer xds, Supplier<NavigableMap<Long, Instant>> epochTimes, Clock clock) {
+  public FleetMetrics(XdsServer xds, Supplier<NavigableMap<Long, Instant>> epochTimes, Clock clock) {
     this.xds = xds;
     this.epochTimes = epochTimes;
     this.clock = clock;
@@ -64,7 +64,7 @@ final class FleetMetrics implements MeterBinder {
    * Lag in seconds is dated by the epochs the sampler has seen: a lower bound for a client behind
    * all of them.
    */
-  synchronized void refresh() {
+  public synchronized void refresh() {
     Snapshot current = xds.current();
     long epoch = current == null ? 0 : current.epoch();
     NavigableMap<Long, Instant> times = epochTimes.get();

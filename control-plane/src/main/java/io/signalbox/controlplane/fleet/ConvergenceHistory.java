@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import io.signalbox.controlplane.xds.TypeStatus;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * millisecond, however seldom this is fed. A client known only to hold some epoch between
  * (skipped, or superseded between two looks) is dated at the look that first saw it.
  */
-final class ConvergenceHistory {
+public final class ConvergenceHistory {
 
   static final int EPOCHS = 20;
   /** The shares charted, in percent of connected clients. */
@@ -186,7 +186,7 @@ final class ConvergenceHistory {
   }
 
   /** The tracked epochs, newest first. */
-  synchronized List<EpochConvergence> recent() {
+  public synchronized List<EpochConvergence> recent() {
     return tracked.descendingMap().values().stream().map(Tracked::view).toList();
   }
 

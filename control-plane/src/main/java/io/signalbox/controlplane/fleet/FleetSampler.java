@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.fleet;
 
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.ClientStatus;
@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
  * nothing anywhere. It also keeps those creation times, which {@link FleetMetrics} uses to export
  * lag in seconds without a store query per scrape.
  */
-final class FleetSampler implements AutoCloseable {
+public final class FleetSampler implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(FleetSampler.class);
   static final Duration TICK = Duration.ofMillis(500);
-  static final Duration LAG_EVERY = Duration.ofSeconds(5);
-  static final Duration LAG_SPAN = Duration.ofMinutes(15);
+  public static final Duration LAG_EVERY = Duration.ofSeconds(5);
+  public static final Duration LAG_SPAN = Duration.ofMinutes(15);
   /** Creation times kept: enough to date the lag of a client 1,000 epochs behind, as the API does. */
   static final int EPOCH_TIMES = 1000;
 
@@ -51,27 +51,27 @@ final class FleetSampler implements AutoCloseable {
   private Instant lastLag; // sampler thread only
   private boolean failing; // sampler thread only
 
-  FleetSampler(XdsServer xds, EpochLog store, Clock clock) {
+  public FleetSampler(XdsServer xds, EpochLog store, Clock clock) {
     this.xds = xds;
     this.store = store;
     this.clock = clock;
   }
 
-  FleetSampler start() {
+  public FleetSampler start() {
     thread.scheduleWithFixedDelay(this::tickSafely, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
-  ConvergenceHistory convergence() {
+  public ConvergenceHistory convergence() {
     return convergence;
   }
 
-  LagHistory lag() {
+  public LagHistory lag() {
     return lag;
   }
 
   /** Creation times of recent epochs (an immutable copy). */
-  NavigableMap<Long, Instant> epochTimes() {
+  public NavigableMap<Long, Instant> epochTimes() {
     return published;
   }
 

@@ -1,4 +1,4 @@
-package io.signalbox.controlplane.admin;
+package io.signalbox.controlplane.views;
 
 import io.signalbox.controlplane.reconcile.HeldUpdates;
 import io.signalbox.controlplane.reconcile.PublishedView;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * the API and the table use the same words. A drain held by a guard looked fine in the table while
  * only the JSON's {@code held} said its cluster was held (issue 42).
  */
-final class Holds {
+public final class Holds {
 
   private Holds() {}
 
@@ -34,7 +34,7 @@ final class Holds {
    */
   record Hold(Kind kind, String subject, String rule, String message, Instant since, String release) {}
 
-  static List<Hold> of(PublishedView view) {
+  public static List<Hold> of(PublishedView view) {
     List<Hold> holds = new ArrayList<>();
     StoredIntent.Freeze freeze = view.status().freeze();
     if (view.status().frozen()) {
