@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.fleet;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.XdsServer;
@@ -41,11 +42,7 @@ public final class FleetSampler implements AutoCloseable {
   private final Clock clock;
   private final ConvergenceHistory convergence = new ConvergenceHistory();
   private final LagHistory lag = new LagHistory((int) (LAG_SPAN.toMillis() / LAG_EVERY.toMillis()));
-  private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "fleet-sampler");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("fleet-sampler").setDaemon(true).build());
   private final TreeMap<Long, Instant> times = new TreeMap<>(); // sampler thread only
   private volatile NavigableMap<Long, Instant> published = Collections.emptyNavigableMap();
   private Instant lastLag; // sampler thread only

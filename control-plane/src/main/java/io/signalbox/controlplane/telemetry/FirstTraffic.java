@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.telemetry;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -77,11 +78,7 @@ public final class FirstTraffic implements AutoCloseable {
 
   private volatile Map<String, List<LoadView.Readiness>> byCluster = Map.of();
   private final java.util.concurrent.ScheduledExecutorService thread =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "first-traffic");
-        t.setDaemon(true);
-        return t;
-      });
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("first-traffic").setDaemon(true).build());
 
   /** What a server serves: its published epoch, its store's epochs, its fleet's load. */
   public static FirstTraffic of(Supplier<Snapshot> published, io.signalbox.store.EpochLog store, FleetLoad load,
