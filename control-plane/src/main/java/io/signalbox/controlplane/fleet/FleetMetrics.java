@@ -62,9 +62,10 @@ public final class FleetMetrics implements MeterBinder {
   /**
    * Recomputes every group's row; groups that have gone are removed. Called before each scrape.
    * Lag in seconds is dated by the epochs the sampler has seen: a lower bound for a client behind
-   * all of them.
+   * all of them. The fleet is read under no lock (on a replica it may wait for the store); only
+   * replacing the rows is serialized.
    */
-  public synchronized void refresh() {
+  public void refresh() {
     Snapshot current = xds.current();
     long epoch = current == null ? 0 : current.epoch();
     NavigableMap<Long, Instant> times = epochTimes.get();
@@ -75,10 +76,12 @@ public final class FleetMetrics implements MeterBinder {
       byGroup.computeIfAbsent(v.group(), g -> new ArrayList<>()).add(v);
     }
     List<Fleet.Group> groups = fold(byGroup);
-    for (Series s : series) {
-      s.gauge().register(groups.stream()
-          .map(g -> MultiGauge.Row.of(Tags.of("group", g.group()), s.value().applyAsDouble(g)))
-          .toList(), true);
+    synchronized (this) {
+      for (Series s : series) {
+        s.gauge().register(groups.stream()
+            .map(g -> MultiGauge.Row.of(Tags.of("group", g.group()), s.value().applyAsDouble(g)))
+            .toList(), true);
+      }
     }
   }
 
