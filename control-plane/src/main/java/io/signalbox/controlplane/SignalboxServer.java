@@ -4,7 +4,14 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
-import io.signalbox.controlplane.admin.DrainLoads;
+import io.signalbox.controlplane.admin.ReadModels;
+import io.signalbox.controlplane.fleet.AttentionMetrics;
+import io.signalbox.controlplane.fleet.FleetMetrics;
+import io.signalbox.controlplane.fleet.FleetSampler;
+import io.signalbox.controlplane.telemetry.DrainLoads;
+import io.signalbox.controlplane.telemetry.FirstTraffic;
+import io.signalbox.controlplane.telemetry.LoadSeries;
+import io.signalbox.controlplane.telemetry.LoadView;
 import io.signalbox.controlplane.config.ConfigLoader;
 import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.config.RolloutSettings;
@@ -70,6 +77,7 @@ public final class SignalboxServer implements AutoCloseable {
   private final List<EndpointSource> sources;
   private final WatchedFile configWatch;
   private final AdminServer admin;
+  private final ReadModels reads;
 
   private final Replica replica;
   private final LoadReporting loadReporting;
@@ -82,7 +90,7 @@ public final class SignalboxServer implements AutoCloseable {
 
   private SignalboxServer(Runnable reload, SnapshotStore store, AdsServer xds, Reconciler reconciler,
       RolloutController rollout, ClientStatusRecorder clientRecorder, List<EndpointSource> sources,
-      WatchedFile configWatch, AdminServer admin, Replica replica, LoadReporting loadReporting) {
+      WatchedFile configWatch, AdminServer admin, ReadModels reads, Replica replica, LoadReporting loadReporting) {
     this.replica = replica;
     this.loadReporting = loadReporting;
     this.reload = reload;
@@ -94,6 +102,7 @@ public final class SignalboxServer implements AutoCloseable {
     this.sources = sources;
     this.configWatch = configWatch;
     this.admin = admin;
+    this.reads = reads;
   }
 
   public static SignalboxServer start(Path configFile, SignalboxConfig config, StoreSettings storeSettings, Clock clock) {
@@ -209,14 +218,26 @@ public final class SignalboxServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot watch " + configFile, e);
     }
+    // The admin API's read models, each on its own thread: started here, like every other thread.
+    FleetSampler sampler = new FleetSampler(xds, store, clock).start();
+    FirstTraffic firstTraffic = FirstTraffic.of(() -> replica.view().snapshot(), store, loadReporting.fleetLoad(),
+        clock).start();
+    firstTraffic.bindTo(meters);
+    FleetMetrics fleetMetrics = new FleetMetrics(xds, sampler::epochTimes, clock);
+    fleetMetrics.bindTo(meters);
+    // Served clusters only: the scrape adds the reported ones from its own single read.
+    LoadSeries loadSeries = new LoadSeries(loadReporting.fleetLoad(), () -> LoadView.optedIn(replica.view()), clock);
+    loadSeries.bindTo(meters);
+    new AttentionMetrics(() -> replica.view().held(), sampler.convergence(), clock).bindTo(meters);
+    ReadModels reads = new ReadModels(sampler, firstTraffic, fleetMetrics, loadSeries);
     AdminServer admin = AdminServer.start(config.admin(),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
             replica::status, settings::pendingRestart, loadReporting.fleetLoad(),
             DrainLoads.of(loadReporting.fleetLoad(), replica::view),
             new Planner(reconciler::rehearsal, xds, loadReporting.fleetLoad(), clock)),
-        System::getenv);
+        reads, System::getenv);
     SignalboxServer server = new SignalboxServer(reload, store, ads, reconciler, rolloutController, clientRecorder,
-        sources, configWatch, admin, replica, loadReporting);
+        sources, configWatch, admin, reads, replica, loadReporting);
     server.systemAudit = systemAudit;
     DropChanges automaticDrops = new DropChanges();
     server.history = history;
@@ -341,6 +362,8 @@ public final class SignalboxServer implements AutoCloseable {
   @Override
   public void close() {
     admin.close();
+    reads.sampler().close();
+    reads.firstTraffic().close();
     configWatch.close();
     sources.forEach(EndpointSource::close);
     // Gives the lease up first, so another replica leads without waiting for it to expire.

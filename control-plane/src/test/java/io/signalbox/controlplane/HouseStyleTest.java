@@ -1,5 +1,6 @@
 package io.signalbox.controlplane;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -7,6 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.grpc.Status;
 import java.time.Clock;
+import java.util.concurrent.ThreadFactory;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +62,18 @@ class HouseStyleTest {
     noClasses().should().haveSimpleNameStartingWith("Fake")
         .orShould().haveSimpleNameStartingWith("Recording")
         .because("test doubles in src/main ship to operators and tempt production code to use them")
+        .check(MAIN);
+  }
+
+  @Test
+  void threadsAreMadeOneWay() {
+    noClasses().that().resideOutsideOfPackage("io.signalbox.controlplane.cli..")
+        .should().callConstructorWhere(com.tngtech.archunit.core.domain.JavaConstructorCall.Predicates.target(
+            com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner(assignableTo(Thread.class))))
+        .orShould().implement(ThreadFactory.class)
+        .because("every thread is made by Guava's ThreadFactoryBuilder with a name docs/architecture.md's thread "
+            + "table lists (ThreadTableTest); 24 hand-written daemon factories named threads 24 ways (issue 41). "
+            + "The commands' shutdown hooks are the exception")
         .check(MAIN);
   }
 }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.DrainLoads;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.config.RestartOnly;
 import io.signalbox.controlplane.plan.Planner;

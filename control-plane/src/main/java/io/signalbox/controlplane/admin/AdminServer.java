@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
@@ -62,19 +62,15 @@ public final class AdminServer implements AutoCloseable {
   private final JvmGcMetrics gcMetrics;
   private final List<Route> routes;
   private final AdminTls tls;
-  private final FleetSampler sampler;
-  private final FirstTraffic firstTraffic;
 
   private AdminServer(Javalin app, ExecutorService executor, BodyReader bodies, JvmGcMetrics gcMetrics,
-      List<Route> routes, AdminTls tls, FleetSampler sampler, FirstTraffic firstTraffic) {
+      List<Route> routes, AdminTls tls) {
     this.app = app;
     this.executor = executor;
     this.bodies = bodies;
     this.gcMetrics = gcMetrics;
     this.routes = routes;
     this.tls = tls;
-    this.sampler = sampler;
-    this.firstTraffic = firstTraffic;
   }
 
   /** The API's JSON: ISO-8601 times, Optionals as values. */
@@ -89,9 +85,10 @@ public final class AdminServer implements AutoCloseable {
    * Binds the admin server. With no tokens configured {@code settings.address()} defaults to
    * loopback (see {@link AdminSettings}).
    *
+   * @param reads the read models with threads of their own, started and closed by the caller
    * @param environment resolves tokens' {@code secretEnv}, normally {@code System::getenv}
    */
-  public static AdminServer start(AdminSettings settings, AdminBackend backend,
+  public static AdminServer start(AdminSettings settings, AdminBackend backend, ReadModels reads,
       Function<String, String> environment) {
     TokenAuth auth = TokenAuth.of(settings.tokens(), settings.openMetrics(), environment);
     AdminTls tls = settings.tls() == null ? null : AdminTls.start(settings.tls());
@@ -137,22 +134,8 @@ public final class AdminServer implements AutoCloseable {
     });
     mapErrors(app);
 
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "admin-api-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    FleetSampler sampler = new FleetSampler(backend.xds(), backend.store(), backend.clock()).start();
-    FirstTraffic firstTraffic = FirstTraffic.of(backend).start();
-    firstTraffic.bindTo(backend.meters());
-    FleetMetrics fleet = new FleetMetrics(backend.xds(), sampler::epochTimes, backend.clock());
-    fleet.bindTo(backend.meters());
-    // Served clusters only: the scrape adds the reported ones from its own single read.
-    LoadSeries load = new LoadSeries(backend.load(), () -> LoadRoutes.optedIn(backend), backend.clock());
-    load.bindTo(backend.meters());
-    new AttentionMetrics(() -> backend.view().get().held(), sampler.convergence(), backend.clock())
-        .bindTo(backend.meters());
+    ExecutorService executor = Executors.newFixedThreadPool(4,
+        new ThreadFactoryBuilder().setNameFormat("admin-api-%d").setDaemon(true).build());
     new JvmMemoryMetrics().bindTo(backend.meters());
     new JvmThreadMetrics().bindTo(backend.meters());
     new ClassLoaderMetrics().bindTo(backend.meters());
@@ -163,12 +146,12 @@ public final class AdminServer implements AutoCloseable {
 
     BodyReader bodies = new BodyReader(BODY_DEADLINE, ApiRouter.MAX_BODY_BYTES);
     ApiRouter router = new ApiRouter(app, backend.store(), backend.clock(), executor, REQUEST_TIMEOUT, bodies);
-    new CoreRoutes(backend, fleet, router, load::refresh).register();
+    new CoreRoutes(backend, reads.fleet(), router, reads.load()::refresh).register();
     new OperatorRoutes(backend, router).register();
     new AdmissionRoutes(backend, router).register();
-    new LoadRoutes(backend, router, firstTraffic).register();
+    new LoadRoutes(backend, router, reads.firstTraffic()).register();
     new RegistryRoutes(backend.registry(), router).register();
-    new HistoryRoutes(sampler, backend.clock(), router).register();
+    new HistoryRoutes(reads.sampler(), backend.clock(), router).register();
     new ExplainRoutes(backend, router).register();
     new TimelineRoutes(backend, router).register();
     new PlanRoutes(backend.planner(), router).register();
@@ -181,7 +164,7 @@ public final class AdminServer implements AutoCloseable {
       log.warn("admin tokens travel in cleartext to {}: set admin.tls to serve the admin API over HTTPS",
           settings.address());
     }
-    return new AdminServer(app, executor, bodies, gc, routes, tls, sampler, firstTraffic);
+    return new AdminServer(app, executor, bodies, gc, routes, tls);
   }
 
   private static void mapErrors(Javalin app) {
@@ -252,8 +235,6 @@ public final class AdminServer implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
-    sampler.close();
-    firstTraffic.close();
     if (tls != null) {
       tls.close();
     }

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.javalin.http.Context;
 import io.javalin.http.Header;
 import io.javalin.http.HttpStatus;
@@ -44,11 +45,7 @@ final class BodyReader implements AutoCloseable {
   private final Duration deadline;
   private final int maxBytes;
   /** Cuts the idle timeout of a body past its deadline; nothing else runs here. */
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "admin-body-deadline");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("admin-body-deadline").setDaemon(true).build());
 
   BodyReader(Duration deadline, int maxBytes) {
     this.deadline = deadline;

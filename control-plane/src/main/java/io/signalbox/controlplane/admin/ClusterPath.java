@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.validation.ClosestNames;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.snapshot.Snapshot;

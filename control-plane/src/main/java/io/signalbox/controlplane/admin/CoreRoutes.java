@@ -1,5 +1,11 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.LoadView;
+import io.signalbox.controlplane.fleet.Fleet;
+import io.signalbox.controlplane.fleet.FleetMetrics;
+import io.signalbox.controlplane.views.EpochDetail;
+import io.signalbox.controlplane.views.Holds;
+import io.signalbox.controlplane.views.InputDifferences;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
@@ -146,7 +152,7 @@ final class CoreRoutes {
     body.put("clientKinds", io.signalbox.controlplane.xds.ClientWarnings.byLabel(kinds));
     body.put("clientWarnings", clientWarnings.of(current, kinds).stream().map(Object::toString).toList());
     // What the clients' load reports raise (issue 30): most localities of a cluster erring at once.
-    body.put("correlatedErrors", LoadRoutes.correlatedErrors(backend.load(), backend.clock().instant()));
+    body.put("correlatedErrors", LoadView.correlatedErrorsOf(backend.load(), backend.clock().instant()));
     body.put("loadReporting", LoadRoutes.reportingClusters(backend));
     ctx.json(body);
   }

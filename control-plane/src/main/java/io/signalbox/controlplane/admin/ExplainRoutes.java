@@ -1,5 +1,8 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.views.EpochDetail;
+import io.signalbox.controlplane.views.Explanation;
+import io.signalbox.validation.ClosestNames;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;

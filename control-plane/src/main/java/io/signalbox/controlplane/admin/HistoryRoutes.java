@@ -1,5 +1,8 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.fleet.FleetMetrics;
+import io.signalbox.controlplane.fleet.FleetSampler;
+import io.signalbox.controlplane.fleet.LagHistory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.FirstTraffic;
+import io.signalbox.controlplane.telemetry.LoadView;
 import io.javalin.http.Context;
 import io.signalbox.controlplane.snapshot.XdsType;
-import io.signalbox.controlplane.telemetry.FleetLoad;
-import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -33,42 +33,13 @@ final class LoadRoutes {
   }
 
   /**
-   * The clusters whose last interval raises correlated errors, as the status shows them: one
-   * message each, naming the erring localities.
-   */
-  static List<String> correlatedErrors(FleetLoad fleet, Instant now) {
-    FleetLoad load = fleet.oneRead(now.minus(LoadView.WINDOW));
-    return load.clusters().stream()
-        .map(c -> LoadView.of(load, c, now).correlatedErrors())
-        .filter(LoadView.Correlation::raised)
-        .map(LoadView.Correlation::message)
-        .toList();
-  }
-
-  /**
    * The clusters a load view is worth showing for, sorted: those served with {@code loadReporting}
    * on, and any other some client still reports for.
    */
   static List<String> reportingClusters(AdminBackend backend) {
     TreeSet<String> names = new TreeSet<>(backend.load().clusters());
-    names.addAll(optedIn(backend));
+    names.addAll(LoadView.optedIn(backend.view().get()));
     return List.copyOf(names);
-  }
-
-  /**
-   * The served clusters with {@code loadReporting} on, from the published view alone: no read of the
-   * store (a scrape, which reads the reported ones itself, would otherwise read every client row twice).
-   */
-  static java.util.Set<String> optedIn(AdminBackend backend) {
-    var view = backend.view().get();
-    if (view.snapshot() == null) {
-      return java.util.Set.of();
-    }
-    TreeSet<String> names = new TreeSet<>();
-    view.snapshot().resources(XdsType.CLUSTER).byName().keySet().stream()
-        .filter(name -> view.clusters().apply(name).reportsLoad())
-        .forEach(names::add);
-    return names;
   }
 
   /** The cluster in the path ({@link ClusterPath}), among the served clusters. */

@@ -1,5 +1,7 @@
 package io.signalbox.controlplane.admin;
 
+import io.signalbox.controlplane.telemetry.DrainViews;
+import io.signalbox.validation.ClosestNames;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonSetter;

@@ -6,6 +6,7 @@ import io.javalin.http.HttpStatus;
 import io.signalbox.controlplane.plan.Plan;
 import io.signalbox.controlplane.plan.PlanInputs;
 import io.signalbox.controlplane.plan.Planner;
+import io.signalbox.controlplane.views.EpochDetail;
 import java.util.Map;
 
 /**

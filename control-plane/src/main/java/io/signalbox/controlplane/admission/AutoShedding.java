@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.admission;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.admission.AdmissionController.Decision;
 import io.signalbox.controlplane.admission.AdmissionController.Settings;
 import io.signalbox.controlplane.admission.AdmissionController.State;
@@ -65,11 +66,7 @@ public final class AutoShedding implements AutoCloseable {
 
   /** Decides once per reporting interval from now on. */
   public AutoShedding start() {
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "auto-shedding");
-      t.setDaemon(true);
-      return t;
-    });
+    timer = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("auto-shedding").setDaemon(true).build());
     long every = load.interval().toMillis();
     timer.scheduleAtFixedRate(() -> {
       try {

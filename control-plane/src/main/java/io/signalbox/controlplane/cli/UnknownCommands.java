@@ -1,6 +1,6 @@
 package io.signalbox.controlplane.cli;
 
-import io.signalbox.controlplane.admin.ClosestNames;
+import io.signalbox.validation.ClosestNames;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.demo;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -43,11 +44,7 @@ public final class DemoFleet implements AutoCloseable {
     XdsClients clients = XdsClients.start(xdsPort, DemoFiles.LISTENER, NODES, settings.requestEvery());
     SlowAckingClient slow = SlowAckingClient.start(xdsPort, SLOW_NODE, SLOW_GROUP, DemoFiles.CLUSTER,
         settings.ackDelay());
-    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "demo-timers");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("demo-timers").setDaemon(true).build());
     TrafficReport report = new TrafficReport(backends.all(), settings.reportEvery());
     long reportMs = settings.reportEvery().toMillis();
     timers.scheduleAtFixedRate(() -> {

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.demo;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
@@ -29,11 +30,7 @@ public final class SlowAckingClient implements AutoCloseable {
   private final Node node;
   private final String cluster;
   private final Duration delay;
-  private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "demo-slow-acks");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("demo-slow-acks").setDaemon(true).build());
   /** The open stream; only touched on {@link #thread}. */
   private StreamObserver<DiscoveryRequest> requests;
 

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.demo;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -41,11 +42,7 @@ public final class XdsClients implements AutoCloseable {
 
   /** Opens a channel per node against the xDS server on {@code 127.0.0.1:xdsPort} and starts sending. */
   public static XdsClients start(int xdsPort, String listener, List<Node> nodes, Duration every) {
-    ScheduledExecutorService senders = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "demo-traffic");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService senders = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("demo-traffic").setDaemon(true).build());
     List<Client> clients = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       Node node = nodes.get(i);

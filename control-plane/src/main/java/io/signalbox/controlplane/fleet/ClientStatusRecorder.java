@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.fleet;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.xds.ClientStatus;
 import io.signalbox.controlplane.xds.NackStatus;
 import io.signalbox.controlplane.xds.TypeStatus;
@@ -106,11 +107,7 @@ public final class ClientStatusRecorder implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.settings = settings;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "client-status-recorder");
-      t.setDaemon(true);
-      return t;
-    });
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("client-status-recorder").setDaemon(true).build());
   }
 
   /**

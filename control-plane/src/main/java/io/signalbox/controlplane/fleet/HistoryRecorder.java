@@ -82,8 +82,8 @@ public final class HistoryRecorder implements StreamEventSink, AutoCloseable {
         .description("stream events written to the history").register(meters);
     Gauge.builder("signalbox_history_queued_events", queue, BlockingQueue::size)
         .description("stream events waiting to be written to the history").register(meters);
-    this.writer = new Thread(this::run, "stream-history-writer");
-    writer.setDaemon(true);
+    this.writer = new com.google.common.util.concurrent.ThreadFactoryBuilder()
+        .setNameFormat("stream-history-writer").setDaemon(true).build().newThread(this::run);
   }
 
   public HistoryRecorder start() {

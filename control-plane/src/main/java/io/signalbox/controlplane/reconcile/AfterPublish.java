@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.snapshot.Snapshot;
 import io.signalbox.lifecycle.EndpointRef;
 import io.signalbox.store.EpochStatus;
@@ -37,11 +38,7 @@ final class AfterPublish implements AutoCloseable {
   private final Retention retention;
   private final Supplier<Set<Long>> keep;
   private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-      new LinkedBlockingQueue<>(), r -> {
-        Thread t = new Thread(r, "after-publish");
-        t.setDaemon(true);
-        return t;
-      });
+      new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setNameFormat("after-publish").setDaemon(true).build());
   // Parents still ACTIVE because the store was down when their successor was published; this thread only.
   private final Deque<Long> unmarked = new ArrayDeque<>();
 

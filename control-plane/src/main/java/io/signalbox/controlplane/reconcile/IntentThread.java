@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
@@ -35,11 +36,7 @@ final class IntentThread implements AutoCloseable {
   IntentThread(Clock clock, Consumer<String> rebuild) {
     this.clock = clock;
     this.rebuild = rebuild;
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "interventions");
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder().setNameFormat("interventions").setDaemon(true).build());
   }
 
   /** The intent the writer applies, or null until it has been read. */

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.reconcile;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -90,8 +91,7 @@ public final class Reconciler implements AutoCloseable {
     this.candidates = new Candidates(clock, validator, translator, resourceCheck, publication::snapshot);
     this.clock = clock;
     this.meters = meters;
-    this.writer = new Thread(this::run, "reconciler");
-    this.writer.setDaemon(true);
+    this.writer = new ThreadFactoryBuilder().setNameFormat("reconciler").setDaemon(true).build().newThread(this::run);
     meters.gauge("signalbox_epoch", publication, Publication::epoch);
     meters.gauge("signalbox_store_available", this, r -> r.role == null || r.role.storeAvailable() ? 1 : 0);
     meters.gauge("signalbox_after_publish_backlog", publication, Publication::afterPublishBacklog);

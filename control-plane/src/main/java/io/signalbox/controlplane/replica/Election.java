@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.replica;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.config.HaSettings;
 import io.signalbox.store.Fence;
 import io.signalbox.store.Leadership;
@@ -41,11 +42,7 @@ public final class Election implements AutoCloseable {
     this.leadership = leadership;
     this.ha = ha;
     this.listener = listener;
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "election");
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("election").setDaemon(true).build());
   }
 
   public Election start() {

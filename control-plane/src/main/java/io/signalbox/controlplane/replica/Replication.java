@@ -2,6 +2,7 @@ package io.signalbox.controlplane.replica;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.config.HaSettings;
 import io.signalbox.controlplane.reconcile.HeldUpdates;
 import io.signalbox.controlplane.reconcile.Interventions;
@@ -88,11 +89,7 @@ public final class Replication implements AutoCloseable {
     this.ha = ha;
     this.election = election;
     this.startedAt = startedAt;
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "replication");
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("replication").setDaemon(true).build());
   }
 
   public Replication start() {

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.rollout;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.signalbox.controlplane.reconcile.Outcome;
 import io.signalbox.controlplane.reconcile.Reconciler;
 import io.signalbox.controlplane.snapshot.Snapshot;
@@ -68,11 +69,7 @@ public final class RolloutController implements AutoCloseable {
     this.reconciler = reconciler;
     this.xds = xds;
     this.store = store;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "rollout");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setNameFormat("rollout").setDaemon(true).build());
   }
 
   public void start(Duration interval) {

@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.telemetry;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
 import io.envoyproxy.envoy.config.endpoint.v3.UpstreamEndpointStats;
@@ -98,14 +99,10 @@ final class LoadAggregator implements AutoCloseable {
     this.base = clock.millis();
     this.intervalStart = alignedStart(base);
     this.demand = new DemandSpread(intervalMillis, intervalStart);
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-aggregate"));
-    this.writer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lrs-store"));
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
+    this.thread = Executors.newSingleThreadScheduledExecutor(
+        new ThreadFactoryBuilder().setNameFormat("lrs-aggregate").setDaemon(true).build());
+    this.writer = Executors.newSingleThreadScheduledExecutor(
+        new ThreadFactoryBuilder().setNameFormat("lrs-store").setDaemon(true).build());
   }
 
   void start() {

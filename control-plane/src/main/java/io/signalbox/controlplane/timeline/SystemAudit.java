@@ -37,11 +37,8 @@ public final class SystemAudit implements AutoCloseable {
   private final AuditTrail store;
   private final Clock clock;
   private final ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-      new ArrayBlockingQueue<>(QUEUE), r -> {
-        Thread t = new Thread(r, "system-audit");
-        t.setDaemon(true);
-        return t;
-      });
+      new ArrayBlockingQueue<>(QUEUE),
+      new com.google.common.util.concurrent.ThreadFactoryBuilder().setNameFormat("system-audit").setDaemon(true).build());
 
   public SystemAudit(AuditTrail store, Clock clock) {
     this.store = store;

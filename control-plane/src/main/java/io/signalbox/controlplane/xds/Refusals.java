@@ -1,5 +1,6 @@
 package io.signalbox.controlplane.xds;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -58,11 +59,7 @@ final class Refusals implements AutoCloseable {
     }
     auditDropped = Counter.builder("signalbox_xds_audit_dropped")
         .description("xDS refusals not audited because the audit queue was full").register(meters);
-    auditor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(AUDIT_QUEUE), r -> {
-      Thread t = new Thread(r, "xds-refusal-audit");
-      t.setDaemon(true);
-      return t;
-    }, new ThreadPoolExecutor.AbortPolicy());
+    auditor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(AUDIT_QUEUE), new ThreadFactoryBuilder().setNameFormat("xds-refusal-audit").setDaemon(true).build(), new ThreadPoolExecutor.AbortPolicy());
   }
 
   /** Counts, logs and audits an authentication failure. */

@@ -15,35 +15,35 @@ import java.util.regex.Pattern;
  * family declared by {@code # TYPE} before it, names and labels must be well formed, and no series
  * may appear twice. Enough to prove that {@code /metrics} is something Prometheus would accept.
  */
-final class PrometheusText {
+public final class PrometheusText {
 
   private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
   private static final List<String> SUFFIXES = List.of("", "_total", "_count", "_sum", "_bucket", "_created", "_info");
 
-  record Sample(String name, Map<String, String> labels, double value) {}
+  public record Sample(String name, Map<String, String> labels, double value) {}
 
   /** Parsed families by name: their type and samples. */
-  record Exposition(Map<String, String> types, List<Sample> samples) {
+  public record Exposition(Map<String, String> types, List<Sample> samples) {
 
-    List<Sample> samples(String name) {
+    public List<Sample> samples(String name) {
       return samples.stream().filter(s -> s.name().equals(name)).toList();
     }
 
-    double value(String name, Map<String, String> labels) {
+    public double value(String name, Map<String, String> labels) {
       return samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels))
           .findFirst().orElseThrow(() -> new AssertionError("no series " + name + labels)).value();
     }
 
-    double value(String name) {
+    public double value(String name) {
       return value(name, Map.of());
     }
   }
 
   private PrometheusText() {}
 
-  static Exposition parse(String text) {
+  public static Exposition parse(String text) {
     Map<String, String> types = new LinkedHashMap<>();
     List<Sample> samples = new ArrayList<>();
     Set<String> seen = new HashSet<>();

@@ -80,4 +80,19 @@ class AutoSheddingTest {
         + " (automatic shedding (web: " + held + "))");
     assertThat(shedding.current().perMillion("web")).isEqualTo(312_000);
   }
+
+  @Test
+  void handsTheWriterItsDropsHoldingNoLockOfItsOwn() {
+    PublishedView served = view(publishedAndRestored());
+    List<Boolean> underLock = new ArrayList<>();
+    AutoShedding[] shedding = new AutoShedding[1];
+    // The writer takes its own lock to rebuild; called back under ours, a reader of ours waiting on
+    // the writer would deadlock (STYLE: never call foreign code under a lock; issue 41).
+    shedding[0] = new AutoShedding(CLOCK, FleetLoad.NONE, () -> served, () -> true,
+        (drops, cause) -> underLock.add(Thread.holdsLock(shedding[0])));
+
+    shedding[0].tick();
+
+    assertThat(underLock).containsExactly(false);
+  }
 }
