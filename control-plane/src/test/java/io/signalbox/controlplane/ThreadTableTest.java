@@ -20,9 +20,9 @@ class ThreadTableTest {
 
   private static final Path ROOT = Path.of("..");
   private static final Pattern ROW = Pattern.compile("^\\| `([^`]+)` \\| `[^`]+/");
-  /** Guava's builder, or a dedicated thread's constructor (in the modules without Guava). */
+  /** Guava's builder's name format, or a name set on the thread it made (one that ends in a file's name). */
   private static final Pattern NAMED = Pattern.compile(
-      "setNameFormat\\(\"([^\"]+)\"\\)|new Thread\\([^,()]+, \"([^\"]+)\"");
+      "setNameFormat\\(\"([^\"]+)\"\\)|setName\\(\"([^\"]+)\"");
 
   @Test
   void theThreadTableNamesEveryNamedThreadBothWays() throws IOException {
@@ -50,7 +50,7 @@ class ThreadTableTest {
     assertThat(documented).as("threads in docs/architecture.md's thread table").isEqualTo(named);
   }
 
-  /** What a name is before its variable part: {@code admin-api-%d} and {@code watched-file:<file>}. */
+  /** What a name is before its variable part: {@code admin-api-%d}, {@code watched-file:<file>} and {@code watched-file:}. */
   private static String prefix(String name) {
     return name.replaceAll("(%d|<[^>]+>)$", "");
   }

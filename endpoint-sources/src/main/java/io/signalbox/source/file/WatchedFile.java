@@ -154,8 +154,10 @@ public final class WatchedFile implements AutoCloseable {
     this.maxBytes = maxBytes;
     this.restarts = restarts;
     this.directories = new WatchedDirectories(this.path);
-    this.thread = new Thread(this::supervise, "watched-file:" + this.path.getFileName());
-    this.thread.setDaemon(true);
+    this.thread = new com.google.common.util.concurrent.ThreadFactoryBuilder().setDaemon(true).build()
+        .newThread(this::supervise);
+    // Named here, not by a name format: a '%' in the file's name would be read as a directive.
+    this.thread.setName("watched-file:" + this.path.getFileName());
   }
 
   /**

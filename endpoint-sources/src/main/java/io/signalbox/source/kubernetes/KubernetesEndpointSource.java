@@ -95,11 +95,8 @@ public final class KubernetesEndpointSource implements EndpointSource {
 
   public KubernetesEndpointSource(KubernetesSourceSettings settings) {
     this.settings = settings;
-    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "kubernetes-source");
-      t.setDaemon(true);
-      return t;
-    });
+    this.worker = Executors.newSingleThreadScheduledExecutor(
+        new com.google.common.util.concurrent.ThreadFactoryBuilder().setNameFormat("kubernetes-source").setDaemon(true).build());
   }
 
   @Override

@@ -100,11 +100,8 @@ public final class RegistrySource implements EndpointSource {
     this.leaseTtl = leaseTtl;
     this.clock = clock;
     this.sweepEvery = sweepEvery;
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "registry-source");
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread = Executors.newSingleThreadScheduledExecutor(
+        new com.google.common.util.concurrent.ThreadFactoryBuilder().setNameFormat("registry-source").setDaemon(true).build());
   }
 
   @Override

@@ -33,8 +33,7 @@ final class PostgresNotifications implements AutoCloseable {
     this.jdbcUrl = jdbcUrl;
     this.credentials = credentials;
     this.onChange = onChange;
-    this.thread = new Thread(this::run, "store-listen");
-    this.thread.setDaemon(true);
+    this.thread = new com.google.common.util.concurrent.ThreadFactoryBuilder().setNameFormat("store-listen").setDaemon(true).build().newThread(this::run);
   }
 
   static PostgresNotifications start(String jdbcUrl, String user, String password, Runnable onChange) {
