@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.signalbox.controlplane.admin.AdminBackend;
 import io.signalbox.controlplane.admin.AdminServer;
+import io.signalbox.controlplane.admin.AdminTls;
 import io.signalbox.controlplane.admin.ReadModels;
 import io.signalbox.controlplane.fleet.AttentionMetrics;
 import io.signalbox.controlplane.fleet.FleetMetrics;
@@ -230,7 +231,7 @@ public final class SignalboxServer implements AutoCloseable {
     loadSeries.bindTo(meters);
     new AttentionMetrics(() -> replica.view().held(), sampler.convergence(), clock).bindTo(meters);
     ReadModels reads = new ReadModels(sampler, firstTraffic, fleetMetrics, loadSeries);
-    AdminServer admin = AdminServer.start(config.admin(),
+    AdminServer admin = AdminServer.start(config.admin(), AdminTls.start(config.admin().tls()),
         new AdminBackend(replica::view, reconciler.interventions(), xds, store, reload, meters, clock, registry,
             replica::status, settings::pendingRestart, loadReporting.fleetLoad(),
             DrainLoads.of(loadReporting.fleetLoad(), replica::view),

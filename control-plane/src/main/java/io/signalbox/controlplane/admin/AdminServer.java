@@ -85,13 +85,14 @@ public final class AdminServer implements AutoCloseable {
    * Binds the admin server. With no tokens configured {@code settings.address()} defaults to
    * loopback (see {@link AdminSettings}).
    *
+   * @param tls the certificate of {@code settings.tls()}, already watched ({@link AdminTls#start}), or
+   *     null for plain HTTP; closed with this server
    * @param reads the read models with threads of their own, started and closed by the caller
    * @param environment resolves tokens' {@code secretEnv}, normally {@code System::getenv}
    */
-  public static AdminServer start(AdminSettings settings, AdminBackend backend, ReadModels reads,
+  public static AdminServer start(AdminSettings settings, AdminTls tls, AdminBackend backend, ReadModels reads,
       Function<String, String> environment) {
     TokenAuth auth = TokenAuth.of(settings.tokens(), settings.openMetrics(), environment);
-    AdminTls tls = settings.tls() == null ? null : AdminTls.start(settings.tls());
     List<Route> routes = Collections.synchronizedList(new ArrayList<>());
     ObjectMapper json = json();
     Javalin app = Javalin.create(config -> {

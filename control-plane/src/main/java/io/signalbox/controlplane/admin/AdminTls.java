@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * are watched and swapped into Jetty ({@link SslContextFactory#reload}) when they change; open
  * connections keep their session.
  */
-final class AdminTls implements AutoCloseable {
+public final class AdminTls implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(AdminTls.class);
   // The key store lives only in memory; Jetty wants a password for its entry all the same.
@@ -37,8 +37,17 @@ final class AdminTls implements AutoCloseable {
     this.files = files;
   }
 
-  /** @throws IllegalStateException naming the file when the certificate or key cannot be used */
-  static AdminTls start(AdminTlsSettings settings) {
+  /**
+   * Reads the certificate and starts watching its files (their threads are the composition root's
+   * to start: it calls this and hands the result to {@link AdminServer#start}, which closes it).
+   *
+   * @return null when {@code settings} is null: the admin API is served over plain HTTP
+   * @throws IllegalStateException naming the file when the certificate or key cannot be used
+   */
+  public static AdminTls start(AdminTlsSettings settings) {
+    if (settings == null) {
+      return null;
+    }
     CertificateFiles.Paths paths = new CertificateFiles.Paths("admin.tls", settings.certFile(), settings.keyFile(), null);
     if (CertificateFiles.read(paths) instanceof Pem.Read.Invalid<TlsMaterial> invalid) {
       throw new IllegalStateException(invalid.message());
