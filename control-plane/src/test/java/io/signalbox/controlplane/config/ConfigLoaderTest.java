@@ -209,7 +209,7 @@ class ConfigLoaderTest {
             "signalbox.yaml: line 6, column 20: clusterDefaults.name: unknown key 'name' (expected one of lbPolicy, slowStart, "
                 + "panicThreshold, ringHash, leastRequest, maglev, weightedRoundRobin, connectTimeout, circuitBreakers, "
                 + "retryBudget, healthCheck, maxEjectionPercent, outlierDetection, minEligible, massRemovalPercent, "
-                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor, loadReporting, loadReportingPerEndpoint, capacity, admission) [parse]",
+                + "drainTimeout, localityLb, zoneAware, overprovisioningFactor, zonePreference, loadReporting, loadReportingPerEndpoint, capacity, admission) [parse]",
             "signalbox.yaml: line 6, column 39: clusterDefaults.lbPolicy: expected one of ROUND_ROBIN, LEAST_REQUEST, RING_HASH, MAGLEV, RANDOM, WEIGHTED_ROUND_ROBIN, was 'ROUND' [parse]",
             "signalbox.yaml: line 9, column 5: clusters[0].conectTimeout: unknown key 'conectTimeout' (did you mean 'connectTimeout'?) [parse]",
             "signalbox.yaml: line 10, column 1: listners: unknown key 'listners' (did you mean 'listeners'?) [parse]");
