@@ -134,7 +134,7 @@ class RollbacksTest {
     assertThat(store.auditLog(5)).extracting(AuditEntry::action, AuditEntry::target, AuditEntry::reason)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("rollback", "epochs 2..3",
             "NACKed; restoring 1 resource from epoch 1: NACK from node-1: bad lb"));
-    assertThat(rebuilds).containsExactly("operator change");
+    assertThat(rebuilds).containsExactly("automatic rollback of epochs 2..3 to epoch 1 (NACKed)");
   }
 
   @Test
