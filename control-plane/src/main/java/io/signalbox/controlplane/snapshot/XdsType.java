@@ -15,6 +15,8 @@ public enum XdsType {
 
   /** In push order. */
   public static final List<XdsType> ORDERED = List.of(values());
+  // values() copies its array on every call; fromTypeUrl runs on every request of every stream.
+  private static final XdsType[] ALL = values();
 
   private final String typeUrl;
   private final boolean fullStateInSotw;
@@ -58,7 +60,7 @@ public enum XdsType {
   }
 
   public static XdsType fromTypeUrl(String typeUrl) {
-    for (XdsType t : values()) {
+    for (XdsType t : ALL) {
       if (t.typeUrl.equals(typeUrl)) {
         return t;
       }

@@ -258,16 +258,16 @@ final class GatedStream<Q, A> {
       context.execute(() -> sendInContext(message));
     }
 
-    /**
-     * {@link #sendMessage} for a caller already running in {@link #context} (the ADS service's
-     * writes, drained there): the same write without queueing it a second time.
-     */
     /** Whether the gate or the transport closed the call; asked in {@link #context}. */
     boolean closedInContext() {
       context.throwIfNotInThisSynchronizationContext();
       return closed;
     }
 
+    /**
+     * {@link #sendMessage} for a caller already running in {@link #context} (the ADS service's
+     * writes, drained there): the same write without queueing it a second time.
+     */
     void sendInContext(A message) {
       context.throwIfNotInThisSynchronizationContext();
       if (!closed) {
